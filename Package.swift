@@ -1,0 +1,15 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Sightless",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Sightless", targets: ["Sightless"]),
+    ],
+    targets: [
+        .target(name: "Sightless"),
+        .testTarget(name: "SightlessTests", dependencies: ["Sightless"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

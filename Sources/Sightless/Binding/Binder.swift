@@ -1,0 +1,49 @@
+/// Records the bindings of the modules that configure it.
+///
+/// A module receives a binder in ``Module/configure(_:)`` and states, key by key, where
+/// values come from. Nothing is built while modules configure: the ``Injector`` reads the
+/// recorded bindings afterwards, validates them together, and compiles them.
+///
+/// ```swift
+/// func configure(_ binder: Binder) {
+///     binder.bind(Api.self).to(HttpApi.self).in(.singleton)
+///     binder.bind(Clock.self).to { _ in SystemClock() }
+///     binder.bind(Logger.self).in(.singleton)      // an Injectable type, kept once
+///     binder.install(StorageModule())
+/// }
+/// ```
+public final class Binder {
+    private(set) var recipes: [Recipe] = []
+
+    init() {}
+
+    /// Starts the binding of a type's key (the key with no name).
+    @discardableResult
+    public func bind<Value>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) -> BindingBuilder<Value> {
+        bind(Key<Value>(), fileID: fileID, line: line)
+    }
+
+    /// Starts the binding of a key.
+    ///
+    /// Left without a target, the binding builds the key's type from its own ``Injectable``
+    /// descriptors; a type that is not `Injectable` then needs a target.
+    @discardableResult
+    public func bind<Value>(_ key: Key<Value>, fileID: String = #fileID, line: Int = #line) -> BindingBuilder<Value> {
+        let location = SourceLocation(fileID: fileID, line: line)
+        recipes.append(.untargeted(key, location: location))
+        return BindingBuilder(binder: self, index: recipes.count - 1, key: key, location: location)
+    }
+
+    /// Records the bindings of another module here, as if they were written in place.
+    public func install(_ module: any Module) {
+        module.configure(self)
+    }
+
+    func replace(at index: Int, with recipe: Recipe) {
+        recipes[index] = recipe
+    }
+
+    func setScope(_ scope: Scope, at index: Int) {
+        recipes[index].scope = scope
+    }
+}

@@ -1,0 +1,112 @@
+/// Completes a binding begun by ``Binder/bind(_:fileID:line:)-(Value.Type,_,_)``: says what
+/// the key is bound to.
+///
+/// ```swift
+/// binder.bind(Key<String>(named: "endpoint")).to(instance: "https://example.com")
+/// binder.bind(Api.self).to(HttpApi.self).in(.singleton)
+/// binder.bind(Clock.self).to { _ in SystemClock() }
+/// binder.bind(Database.self).to(provider: DatabaseProvider())
+/// binder.bind(Cache.self).to(Initializer(MemoryCache.init(limit:), .named("cacheLimit")))
+/// ```
+public struct BindingBuilder<Value> {
+    let binder: Binder
+    let index: Int
+    let key: Key<Value>
+    let location: SourceLocation
+
+    /// Binds the key to this instance; every request gets it.
+    public func to(instance: Value) {
+        binder.replace(at: index, with: .instance(key, instance, location: location))
+    }
+
+    /// Binds the key to a closure, called for every request (or once, in the singleton scope).
+    /// The closure may resolve other keys through its ``Resolver``.
+    ///
+    /// ```swift
+    /// binder.bind(Session.self).to { resolver in
+    ///     Session(clock: try resolver.getInstance(Clock.self))
+    /// }
+    /// ```
+    @discardableResult
+    public func to(_ make: @escaping @Sendable (Resolver) throws -> Value) -> ScopedBindingBuilder<Value> {
+        binder.replace(at: index, with: .closure(key, location: location, make: make))
+        return scoped
+    }
+
+    /// Binds the key to a provider object, asked for every request (or once, in the singleton
+    /// scope).
+    @discardableResult
+    public func to<P: Provider>(provider: P) -> ScopedBindingBuilder<Value> where P.Value == Value {
+        binder.replace(at: index, with: .provider(key, location: location, provider: provider))
+        return scoped
+    }
+
+    /// Binds the key to another type's key: a request for this key gets what a request for the
+    /// target gets. The target is typically an ``Injectable`` implementation of a protocol.
+    ///
+    /// The alias shares the target's scope (a singleton target gives the same instance through
+    /// every alias); `.in(_:)` scopes the alias itself. Binding a type to itself builds it from
+    /// its own initializer.
+    ///
+    /// ```swift
+    /// binder.bind(Api.self).to(HttpApi.self)
+    /// ```
+    @discardableResult
+    public func to<Target>(_ type: Target.Type) -> ScopedBindingBuilder<Value> {
+        to(Key<Target>())
+    }
+
+    /// Binds the key to another key: a request for this key gets what a request for the target
+    /// gets.
+    @discardableResult
+    public func to<Target>(_ target: Key<Target>) -> ScopedBindingBuilder<Value> {
+        if target.erased == key.erased {
+            binder.replace(at: index, with: .untargeted(key, location: location))
+        } else {
+            binder.replace(at: index, with: .alias(key, to: target, location: location))
+        }
+        return scoped
+    }
+
+    /// Binds the key to an initializer: its arguments are injected like an ``Injectable``
+    /// type's, and the graph validates them.
+    ///
+    /// ```swift
+    /// binder.bind(Api.self).to(Initializer { (session: Session) in HttpApi(session: session) })
+    /// ```
+    @discardableResult
+    public func to(_ initializer: Initializer<Value>) -> ScopedBindingBuilder<Value> {
+        binder.replace(at: index, with: .initializer(key, initializer, location: location))
+        return scoped
+    }
+
+    /// Scopes a binding left without a target, which builds an ``Injectable`` type from its own
+    /// descriptors.
+    ///
+    /// ```swift
+    /// binder.bind(Logger.self).in(.singleton)
+    /// ```
+    public func `in`(_ scope: Scope) {
+        binder.setScope(scope, at: index)
+    }
+
+    private var scoped: ScopedBindingBuilder<Value> {
+        ScopedBindingBuilder(binder: binder, index: index)
+    }
+}
+
+/// Sets the scope of a completed binding.
+///
+/// ```swift
+/// binder.bind(Api.self).to(HttpApi.self).in(.singleton)
+/// ```
+public struct ScopedBindingBuilder<Value> {
+    let binder: Binder
+    let index: Int
+
+    /// Keeps what the binding builds for as long as `scope` says: `.singleton` keeps one
+    /// instance per injector.
+    public func `in`(_ scope: Scope) {
+        binder.setScope(scope, at: index)
+    }
+}

@@ -1,0 +1,62 @@
+/// One thing a type needs: an argument of its initializer or a property, and the key that
+/// fills it.
+///
+/// Descriptors record their dependencies as data, so the graph compiler can validate them and
+/// the exporters can draw them before anything is built.
+///
+/// ```swift
+/// for dependency in House.initializer.dependencies {
+///     print(dependency)   // argument 1: Address
+/// }
+/// ```
+public struct Dependency: Sendable, CustomStringConvertible {
+    /// Where a dependency's value goes.
+    public enum Role: Hashable, Sendable, CustomStringConvertible {
+        /// The initializer argument at this position (counted from 1).
+        case argument(Int)
+        /// The property at this key path (written as `\Type.property`).
+        case property(String)
+        /// The key another key is bound to: `bind(Api.self).to(HttpApi.self)`.
+        case target
+
+        public var description: String {
+            switch self {
+            case .argument(let position): "argument \(position)"
+            case .property(let path): "property \(path)"
+            case .target: "bound to"
+            }
+        }
+    }
+
+    /// Where the value goes.
+    public let role: Role
+    /// The key as written: the parameter's or property's type, and the name if one was given.
+    public let key: AnyKey
+    /// `true` for a creation-time (`Slot.dynamic`) argument, filled by
+    /// `getInstance(_:arguments:)` rather than by the graph.
+    public let isDynamic: Bool
+    /// For an optional (`T?`) dependency, the key of `T`: when `T?` itself is not bound, the
+    /// value is built from this key when it has a binding, and is `nil` when it has none.
+    public let wrappedKey: AnyKey?
+    /// Where the dependency was declared.
+    public let location: SourceLocation
+
+    /// `true` when the dependency accepts `nil` (its type is an `Optional`).
+    public var isOptional: Bool { wrappedKey != nil }
+
+    init(role: Role, key: AnyKey, isDynamic: Bool, location: SourceLocation) {
+        self.role = role
+        self.key = key
+        self.isDynamic = isDynamic
+        if let optional = key.type as? any OptionalDependency.Type {
+            self.wrappedKey = AnyKey(type: optional.wrappedType, name: key.name)
+        } else {
+            self.wrappedKey = nil
+        }
+        self.location = location
+    }
+
+    public var description: String {
+        isDynamic ? "\(role): \(key.typeName) (creation-time argument)" : "\(role): \(key)"
+    }
+}

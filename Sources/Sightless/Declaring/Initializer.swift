@@ -1,0 +1,222 @@
+/// Describes how the injector creates a type: which initializer (or static factory) to call,
+/// and how each of its arguments is filled.
+///
+/// The short form takes a function reference; each argument is filled from the binding of its
+/// type:
+///
+/// ```swift
+/// final class House: Injectable {
+///     let address: Address
+///     init(address: Address) { self.address = address }
+///     static let initializer = Initializer(House.init(address:))
+/// }
+/// ```
+///
+/// Give one ``Slot`` per parameter to name a key or leave an argument to creation time:
+///
+/// ```swift
+/// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
+/// ```
+///
+/// A static factory works the same way (`Initializer(Clock.system(zone:))`), and so does a
+/// throwing initializer: its error comes back as an ``InjectionError`` of kind
+/// ``InjectionError/Kind/initializerFailed`` with the dependency path that led to it.
+///
+/// For a class that has subclasses, declare the initializer in a `class var` with `Self.init`
+/// and a `required` initializer, so that a subclass that does not declare its own inherits one
+/// that builds the subclass:
+///
+/// ```swift
+/// class House: Injectable {
+///     required init(address: Address) { … }
+///     class var initializer: Initializer<House> { Initializer(Self.init(address:)) }
+/// }
+/// final class Mansion: House {}   // built with House's initializer, as a Mansion
+/// ```
+public struct Initializer<Instance>: Sendable {
+    /// The initializer's arguments, in order, with the keys that fill them.
+    public let dependencies: [Dependency]
+    /// Where the initializer was declared.
+    public let location: SourceLocation
+    let link: @Sendable (any Linking) throws -> Plan<Instance>
+
+    /// Describes an initializer whose arguments are all filled from the bindings of their types.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Repo.init(db:logger:))
+    /// ```
+    public init<each Argument>(
+        _ make: @escaping @Sendable (repeat each Argument) throws -> Instance,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        self.init(make, repeat Slot<each Argument>.inject, fileID: fileID, line: line)
+    }
+
+    /// Describes an initializer with one ``Slot`` per argument: `.inject`, `.named(_:)`,
+    /// `.key(_:)` or `.dynamic`.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
+    /// ```
+    public init<each Argument>(
+        _ make: @escaping @Sendable (repeat each Argument) throws -> Instance,
+        _ slots: repeat Slot<each Argument>,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        let location = SourceLocation(fileID: fileID, line: line)
+        let collected = DependencyList(location: location)
+        repeat collected.add(each slots)
+        let dependencies = collected.dependencies
+        self.dependencies = dependencies
+        self.location = location
+        // The closure captures the dependencies as an array rather than the pack of slots.
+        self.link = { [dependencies] linker in
+            let cursor = Positions()
+            let plans = (repeat try linkArgument(dependencies, at: cursor.next(), as: (each Argument).self, linker))
+            let rethrow = linker.rethrow
+            return { resolution in
+                do {
+                    return try make(repeat try (each plans)(&resolution))
+                } catch {
+                    throw rethrow(error)
+                }
+            }
+        }
+    }
+
+    /// Describes an initializer from a list of argument slots and a closure over their values:
+    /// the raw form, for generated code and unusual cases.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer<Screen>([.inject(FeedService.self), .dynamic(String.self)]) { arguments in
+    ///     Screen(feed: try arguments.value(at: 0), title: try arguments.value(at: 1))
+    /// }
+    /// ```
+    public init(
+        _ slots: [AnySlot], fileID: String = #fileID, line: Int = #line,
+        make: @escaping @Sendable (Arguments) throws -> Instance
+    ) {
+        let location = SourceLocation(fileID: fileID, line: line)
+        let dependencies = slots.enumerated().map { index, slot in
+            slot.dependency(index + 1, location)
+        }
+        self.dependencies = dependencies
+        self.location = location
+        self.link = { linker in
+            let plans = try zip(slots, dependencies).map { slot, dependency in
+                try slot.link(linker, dependency)
+            }
+            let rethrow = linker.rethrow
+            return { resolution in
+                do {
+                    var values: [Any] = []
+                    values.reserveCapacity(plans.count)
+                    for plan in plans { values.append(try plan(&resolution)) }
+                    return try make(Arguments(values: values, dependencies: dependencies))
+                } catch {
+                    throw rethrow(error)
+                }
+            }
+        }
+    }
+}
+
+extension Initializer {
+    /// The argument values handed to a raw ``Initializer`` closure, in slot order.
+    public struct Arguments {
+        let values: [Any]
+        let dependencies: [Dependency]
+
+        /// The number of arguments.
+        public var count: Int { values.count }
+
+        /// The argument at `index` (from 0), as the type the caller expects.
+        ///
+        /// Throws an ``InjectionError`` of kind ``InjectionError/Kind/argumentType`` when the
+        /// index is out of range or the value is of another type.
+        public func value<Value>(at index: Int, as type: Value.Type = Value.self) throws(InjectionError) -> Value {
+            guard values.indices.contains(index) else {
+                throw InjectionError(.argumentType, key: nil,
+                    message: "The raw initializer asked for argument \(index), but it has \(values.count) (0 to \(values.count - 1)).",
+                    fix: "Read only the indices of the slots passed to Initializer(_:make:).")
+            }
+            guard let value = values[index] as? Value else {
+                throw InjectionError(.argumentType, key: nil,
+                    message: "The raw initializer read argument \(index) as \(Value.self), but it is a \(Swift.type(of: values[index])).",
+                    fix: "Read it as the type of its slot, \(dependencies[index].key.typeName).")
+            }
+            return value
+        }
+    }
+}
+
+/// One argument slot of a raw ``Initializer``: a key to inject, or a creation-time argument.
+///
+/// ```swift
+/// let slots: [AnySlot] = [.inject(Key<String>(named: "endpoint")), .dynamic(Int.self)]
+/// ```
+public struct AnySlot: Sendable {
+    let dependency: @Sendable (Int, SourceLocation) -> Dependency
+    let link: @Sendable (any Linking, Dependency) throws -> Plan<Any>
+
+    /// Inject the value of this key.
+    public static func inject<Value>(_ key: Key<Value>) -> AnySlot {
+        AnySlot(
+            dependency: { position, location in
+                Dependency(role: .argument(position), key: key.erased, isDynamic: false, location: location)
+            },
+            link: { linker, dependency in
+                let plan = try linker.plan(for: dependency, as: Value.self)
+                return { resolution in try plan(&resolution) }
+            })
+    }
+
+    /// Inject the value of this type's binding.
+    public static func inject<Value>(_ type: Value.Type) -> AnySlot { inject(Key<Value>()) }
+
+    /// Leave the argument to creation time, as a value of this type.
+    public static func dynamic<Value>(_ type: Value.Type) -> AnySlot {
+        AnySlot(
+            dependency: { position, location in
+                Dependency(role: .argument(position), key: Key<Value>().erased, isDynamic: true, location: location)
+            },
+            link: { linker, dependency in
+                let plan = linker.dynamicPlan(for: dependency, as: Value.self)
+                return { resolution in try plan(&resolution) }
+            })
+    }
+}
+
+/// Links the argument at `position` (from 1) of a typed initializer.
+func linkArgument<Value>(
+    _ dependencies: [Dependency], at position: Int, as type: Value.Type, _ linker: any Linking
+) throws -> Plan<Value> {
+    let dependency = dependencies[position - 1]
+    if dependency.isDynamic {
+        return linker.dynamicPlan(for: dependency, as: Value.self)
+    }
+    return try linker.plan(for: dependency, as: Value.self)
+}
+
+/// Collects the dependencies of a pack of slots, in order.
+final class DependencyList {
+    private(set) var dependencies: [Dependency] = []
+    private let location: SourceLocation
+
+    init(location: SourceLocation) {
+        self.location = location
+    }
+
+    func add<Value>(_ slot: Slot<Value>) {
+        dependencies.append(slot.dependency(position: dependencies.count + 1, location: location))
+    }
+}
+
+/// Counts argument positions while a parameter pack is walked.
+final class Positions {
+    private var current = 0
+    func next() -> Int {
+        current += 1
+        return current
+    }
+}

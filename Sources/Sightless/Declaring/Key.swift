@@ -1,0 +1,31 @@
+/// Names one thing the injector can provide: a type, and optionally a name that tells apart
+/// several values of that type.
+///
+/// A bare type is the key with no name, so `Key<Api>()` and `Api.self` name the same binding.
+/// Two keys are equal when their types and names are equal.
+///
+/// ```swift
+/// let endpoint = Key<String>(named: "endpoint")
+/// binder.bind(endpoint).to(instance: "https://example.com")
+/// let url = try injector.getInstance(endpoint)
+/// ```
+public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
+    /// The name that sets this key apart from other keys of the same type, or `nil`.
+    public let name: String?
+
+    /// Creates the key of a type, optionally with a name.
+    ///
+    /// ```swift
+    /// let plain = Key<Clock>()
+    /// let named = Key(String.self, named: "endpoint")
+    /// ```
+    public init(_ type: Value.Type = Value.self, named name: String? = nil) {
+        self.name = name
+    }
+
+    /// The same key with its type erased, for collections of keys of different types.
+    public var erased: AnyKey { AnyKey(type: Value.self, name: name) }
+
+    /// A readable form: `Api`, or `String(named: "endpoint")`.
+    public var description: String { erased.description }
+}

@@ -1,0 +1,58 @@
+/// The graph an injector compiles, as data: every key it can build, how, and the edges to the
+/// keys each one needs. The validation rules read it; nothing in it runs.
+struct BindingGraph: Sendable {
+    struct Node: Sendable {
+        let key: AnyKey
+        /// How the key is built; `nil` for a node compiled earlier by the same injector.
+        let recipe: Recipe?
+        /// The node that first needed this one, for the dependency path of its problems.
+        let parent: Int?
+        var edges: [Edge] = []
+    }
+
+    struct Edge: Sendable {
+        let dependency: Dependency
+        /// The node that fills the dependency; `nil` when nothing can (an optional one is
+        /// then `nil` at run time, any other one is a missing binding).
+        let target: Int?
+        /// `true` when an optional dependency is filled from the wrapped type's key.
+        let throughWrapped: Bool
+    }
+
+    private(set) var nodes: [Node] = []
+    private(set) var index: [AnyKey: Int] = [:]
+
+    mutating func add(_ key: AnyKey, recipe: Recipe?, parent: Int?) -> Int {
+        nodes.append(Node(key: key, recipe: recipe, parent: parent))
+        index[key] = nodes.count - 1
+        return nodes.count - 1
+    }
+
+    mutating func setEdges(_ edges: [Edge], of node: Int) {
+        nodes[node].edges = edges
+    }
+
+    /// The keys from the root that first needed `node` down to `node` itself.
+    func path(to node: Int) -> [AnyKey] {
+        var path: [AnyKey] = []
+        var current: Int? = node
+        while let index = current {
+            path.append(nodes[index].key)
+            current = nodes[index].parent
+        }
+        return path.reversed()
+    }
+
+    /// The creation-time arguments a request for `node` must bring: its own initializer's, or,
+    /// for an alias, its target's.
+    func dynamicDependencies(of node: Int) -> [Dependency] {
+        var current = node
+        var seen: Set<Int> = []
+        while seen.insert(current).inserted, let recipe = nodes[current].recipe {
+            guard case .alias = recipe.source else { return recipe.dynamicDependencies }
+            guard let target = nodes[current].edges.first?.target else { return [] }
+            current = target
+        }
+        return []
+    }
+}

@@ -1,0 +1,129 @@
+/// Turns recorded bindings into a validated, linked graph.
+///
+/// 1. **Discover**: starting from the roots, find the node of every key needed, from its
+///    binding, from a node compiled earlier, or just in time from an ``Injectable`` type.
+/// 2. **Validate**: run every ``GraphRule`` and gather all their problems.
+/// 3. **Link**: create the nodes in dependency order, each one's plan calling its
+///    dependencies' plans directly.
+struct GraphCompiler {
+    private(set) var graph = BindingGraph()
+    private let bindings: [AnyKey: Recipe]
+    private let existing: (AnyKey) -> AnyNode?
+    private var pending: [Int] = []
+
+    /// - Parameters:
+    ///   - bindings: the recorded bindings, one per key.
+    ///   - existing: nodes the injector compiled before, which are linked and validated already.
+    init(bindings: [AnyKey: Recipe], existing: @escaping (AnyKey) -> AnyNode? = { _ in nil }) {
+        self.bindings = bindings
+        self.existing = existing
+    }
+
+    /// Adds a key and everything it needs; `nil` when nothing can build the key.
+    @discardableResult
+    mutating func addRoot(_ key: AnyKey) -> Int? {
+        let node = node(for: key, parent: nil)
+        discover()
+        return node
+    }
+
+    /// Adds a recipe that has no binding of its own, and everything it needs.
+    mutating func addRoot(_ recipe: Recipe) {
+        let node = graph.index[recipe.key] ?? add(recipe, parent: nil)
+        _ = node
+        discover()
+    }
+
+    /// Runs every rule; the problems in a stable order.
+    func validate() -> [InjectionError.Problem] {
+        let rules: [any GraphRule] = [
+            RecipeProblemsRule(),
+            MissingBindingRule(bindings: bindings),
+            CycleRule(),
+            DynamicDependencyRule(),
+            ScopeRule(),
+        ]
+        return rules.flatMap { $0.check(graph) }
+    }
+
+    /// Links every new node, dependencies first. Call only on a graph that validated.
+    func link() throws(InjectionError) -> [AnyKey: AnyNode] {
+        let linked = LinkedNodes(existing: existing)
+        var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
+        var stack: [(node: Int, edge: Int)] = []
+        for start in graph.nodes.indices where state[start] == 0 {
+            state[start] = 1
+            stack.append((start, 0))
+            while let (node, edge) = stack.last {
+                let edges = graph.nodes[node].edges
+                if edge < edges.count {
+                    stack[stack.count - 1].edge += 1
+                    if let target = edges[edge].target, state[target] == 0 {
+                        state[target] = 1
+                        stack.append((target, 0))
+                    }
+                    continue
+                }
+                stack.removeLast()
+                state[node] = 2
+                guard let recipe = graph.nodes[node].recipe else { continue }
+                let linker = Linker(key: recipe.key, nodes: linked)
+                do {
+                    linked.nodes[recipe.key] = try recipe.makeNode(linker, recipe.scope)
+                } catch {
+                    throw InjectionError.request(error, key: recipe.key)
+                }
+            }
+        }
+        return linked.nodes
+    }
+
+    // MARK: - Discovery
+
+    private mutating func node(for key: AnyKey, parent: Int?) -> Int? {
+        if let node = graph.index[key] { return node }
+        if let recipe = bindings[key] { return add(recipe, parent: parent) }
+        if existing(key) != nil { return graph.add(key, recipe: nil, parent: parent) }
+        if key.name == nil, let injectable = key.type as? any Injectable.Type {
+            return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
+        }
+        return nil
+    }
+
+    private mutating func add(_ recipe: Recipe, parent: Int?) -> Int {
+        let node = graph.add(recipe.key, recipe: recipe, parent: parent)
+        pending.append(node)
+        return node
+    }
+
+    private mutating func discover() {
+        while let node = pending.popLast() {
+            guard let recipe = graph.nodes[node].recipe else { continue }
+            var edges: [BindingGraph.Edge] = []
+            for dependency in recipe.dependencies where !dependency.isDynamic {
+                if let target = self.node(for: dependency.key, parent: node) {
+                    edges.append(.init(dependency: dependency, target: target, throughWrapped: false))
+                } else if let wrapped = dependency.wrappedKey {
+                    edges.append(.init(dependency: dependency, target: self.node(for: wrapped, parent: node), throughWrapped: true))
+                } else {
+                    edges.append(.init(dependency: dependency, target: nil, throughWrapped: false))
+                }
+            }
+            graph.setEdges(edges, of: node)
+        }
+    }
+}
+
+/// The nodes linked so far in one compilation, and those compiled before it.
+final class LinkedNodes {
+    var nodes: [AnyKey: AnyNode] = [:]
+    let existing: (AnyKey) -> AnyNode?
+
+    init(existing: @escaping (AnyKey) -> AnyNode?) {
+        self.existing = existing
+    }
+
+    func node(for key: AnyKey) -> AnyNode? {
+        nodes[key] ?? existing(key)
+    }
+}

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// The injector's nodes by key: those compiled when the injector was built, which never
+/// change, and those compiled later on a first request, published as immutable snapshots so
+/// that readers never take a lock.
+final class NodeTable: @unchecked Sendable {
+    private final class Snapshot: Sendable {
+        let nodes: [AnyKey: AnyNode]
+        init(nodes: [AnyKey: AnyNode]) { self.nodes = nodes }
+    }
+
+    private let base: [AnyKey: AnyNode]
+    private let latest = Atomic<Unmanaged<Snapshot>?>(nil)
+    /// Serializes compiling on first request; holds every snapshot ever published, so that a
+    /// reader still using an older one never sees it freed.
+    private let compiling = Mutex<[Snapshot]>([])
+
+    init(base: [AnyKey: AnyNode]) {
+        self.base = base
+    }
+
+    /// The node of a key, if it has been compiled.
+    @inline(__always)
+    func node(for key: AnyKey) -> AnyNode? {
+        if let node = base[key] { return node }
+        guard let snapshot = latest.load(ordering: .acquiring) else { return nil }
+        return snapshot._withUnsafeGuaranteedRef { $0.nodes[key] }
+    }
+
+    /// Runs `compile` alone, and publishes the nodes it returns.
+    func compileOnce<Result>(
+        _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode])
+    ) throws(InjectionError) -> Result {
+        try compiling.withLock { (snapshots: inout [Snapshot]) throws(InjectionError) -> Result in
+            let current = snapshots.last?.nodes ?? [:]
+            let (result, added) = try compile { key in self.base[key] ?? current[key] }
+            if !added.isEmpty {
+                let snapshot = Snapshot(nodes: current.merging(added) { old, _ in old })
+                snapshots.append(snapshot)
+                latest.store(Unmanaged.passUnretained(snapshot), ordering: .releasing)
+            }
+            return result
+        }
+    }
+}

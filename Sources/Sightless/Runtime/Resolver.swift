@@ -1,0 +1,49 @@
+/// Resolves keys from inside a closure or provider binding.
+///
+/// A resolver is handed to `bind(_:).to { resolver in … }` closures and to
+/// ``Provider/provide(_:)``. It asks the same injector, and it remembers which closure and
+/// provider bindings are being built, so that one leading back to itself is reported as a
+/// cycle instead of recursing forever.
+///
+/// ```swift
+/// binder.bind(Session.self).to { resolver in
+///     Session(clock: try resolver.getInstance(Clock.self),
+///             endpoint: try resolver.getInstance(Key<String>(named: "endpoint")))
+/// }
+/// ```
+public struct Resolver: Sendable {
+    /// The injector this resolver asks.
+    public let injector: Injector
+    let active: [ObjectIdentifier]
+
+    init(injector: Injector, active: [ObjectIdentifier]) {
+        self.injector = injector
+        self.active = active
+    }
+
+    /// The instance bound to a type's key.
+    public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
+        try injector.resolve(Key<Value>(), active: active)
+    }
+
+    /// The instance bound to a key.
+    public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
+        try injector.resolve(key, active: active)
+    }
+
+    /// A new instance of a type whose initializer has creation-time arguments, filled in order
+    /// from `arguments`.
+    public func getInstance<Value, each Argument>(
+        _ type: Value.Type, arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        try injector.resolve(Key<Value>(), active: active, arguments: repeat each arguments)
+    }
+
+    /// A new instance for a key whose initializer has creation-time arguments, filled in order
+    /// from `arguments`.
+    public func getInstance<Value, each Argument>(
+        _ key: Key<Value>, arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        try injector.resolve(key, active: active, arguments: repeat each arguments)
+    }
+}

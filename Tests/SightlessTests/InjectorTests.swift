@@ -1,0 +1,68 @@
+import Sightless
+import Testing
+
+/// Blindside's master/detail: the master asks the injector for details it cannot describe ahead.
+private final class Master: Injectable {
+    let injector: Injector
+    init(injector: Injector) { self.injector = injector }
+    static let initializer = Initializer(Master.init(injector:))
+    func detail(for title: String) throws -> Detail { try injector.getInstance(Detail.self, arguments: title) }
+}
+
+private final class Detail: Injectable {
+    let title: String
+    let api: any Api
+    init(title: String, api: any Api) { self.title = title; self.api = api }
+    static let initializer = Initializer(Detail.init(title:api:), .dynamic, .inject)
+}
+
+private final class Lonely: Injectable {
+    static let initializer = Initializer(Lonely.init)
+}
+
+@Suite("Injector")
+struct InjectorTests {
+    @Test("the injector is injected into an object that asks for it")
+    func injectorInjected() throws {
+        let injector = try Injector(Bindings { $0.bind((any Api).self).to(HttpApi.self) })
+        let master = try injector.getInstance(Master.self)
+        #expect(master.injector === injector)
+        #expect(try master.detail(for: "one").title == "one")
+        #expect(try injector.getInstance(Injector.self) === injector)
+    }
+
+    @Test("a type first requested after the injector was built is compiled once and reused")
+    func justInTimeAtFirstRequest() throws {
+        let injector = try Injector(modules: [])
+        let first = try injector.getInstance(Lonely.self)
+        let second = try injector.getInstance(Lonely.self)
+        #expect(first !== second)
+    }
+
+    @Test("a bound key wins over building the type just in time")
+    func boundKeyWins() throws {
+        let injector = try Injector(Bindings {
+            $0.bind(Key<String>(named: "street")).to(instance: "JIT")
+            $0.bind(Address.self).to { _ in Address(street: "bound") }
+        })
+        #expect(try injector.getInstance(Address.self).street == "bound")
+    }
+
+    @Test("a struct is built and its properties injected")
+    func structInjectable() throws {
+        let injector = try Injector(Bindings {
+            $0.bind(Key<Int>(named: "x")).to(instance: 4)
+            $0.bind(String.self).to(instance: "four")
+        })
+        let point = try injector.getInstance(Point.self)
+        #expect(point.x == 4)
+        #expect(point.label == "four")
+    }
+
+    @Test("the injector can be built from modules listed inline")
+    func variadicModules() throws {
+        let injector = try Injector(Bindings { $0.bind(Int.self).to(instance: 1) }, Bindings { $0.bind(String.self).to(instance: "s") })
+        #expect(try injector.getInstance(Int.self) == 1)
+        #expect(try injector.getInstance(String.self) == "s")
+    }
+}
