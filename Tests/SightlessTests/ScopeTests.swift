@@ -80,3 +80,19 @@ struct ScopeTests {
         #expect(attempts.count == 2)
     }
 }
+
+@Suite("Scopes across compilations")
+struct ScopeAcrossCompilationTests {
+    private final class Consumer: Injectable {
+        let service: HttpApi
+        init(service: HttpApi) { self.service = service }
+        static let initializer = Initializer(Consumer.init(service:))
+    }
+
+    @Test("a type compiled on first request shares the singletons compiled with the injector")
+    func justInTimeSharesSingletons() throws {
+        let injector = try Injector(Bindings { $0.bind(HttpApi.self).in(.singleton) })
+        let direct = try injector.getInstance(HttpApi.self)
+        #expect(try injector.getInstance(Consumer.self).service === direct)
+    }
+}

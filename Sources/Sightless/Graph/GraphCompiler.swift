@@ -82,8 +82,10 @@ struct GraphCompiler {
 
     private mutating func node(for key: AnyKey, parent: Int?) -> Int? {
         if let node = graph.index[key] { return node }
-        if let recipe = bindings[key] { return add(recipe, parent: parent) }
+        // A node compiled earlier wins over its recipe: linking the recipe again would give a
+        // singleton a second instance.
         if existing(key) != nil { return graph.add(key, recipe: nil, parent: parent) }
+        if let recipe = bindings[key] { return add(recipe, parent: parent) }
         if key.name == nil, let injectable = key.type as? any Injectable.Type {
             return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
         }
