@@ -38,11 +38,20 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// For an optional (`T?`) dependency, the key of `T`: when `T?` itself is not bound, the
     /// value is built from this key when it has a binding, and is `nil` when it has none.
     public let wrappedKey: AnyKey?
+    /// For a `Lazy<T>` or `Factory<T, …>` dependency, the key of `T`, built when the consumer
+    /// asks rather than before it is created. Such an edge may close a cycle.
+    public let deferredKey: AnyKey?
+    /// For a `Factory<T, A…>` dependency, the types `A…` of the creation-time arguments each
+    /// `make` call brings; `nil` for any other dependency.
+    public let factoryArguments: [Any.Type]?
     /// Where the dependency was declared.
     public let location: SourceLocation
 
     /// `true` when the dependency accepts `nil` (its type is an `Optional`).
     public var isOptional: Bool { wrappedKey != nil }
+
+    /// `true` for a `Lazy<T>` or `Factory<T, …>` dependency.
+    public var isDeferred: Bool { deferredKey != nil }
 
     init(role: Role, key: AnyKey, isDynamic: Bool, location: SourceLocation) {
         self.role = role
@@ -52,6 +61,13 @@ public struct Dependency: Sendable, CustomStringConvertible {
             self.wrappedKey = AnyKey(type: optional.wrappedType, name: key.name)
         } else {
             self.wrappedKey = nil
+        }
+        if let deferred = key.type as? any DeferredDependency.Type {
+            self.deferredKey = AnyKey(type: deferred.targetType, name: key.name)
+            self.factoryArguments = deferred.factoryArguments
+        } else {
+            self.deferredKey = nil
+            self.factoryArguments = nil
         }
         self.location = location
     }

@@ -26,6 +26,9 @@ protocol Linking: AnyObject {
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?>
     /// The plan that reads the next creation-time argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
+    /// A reference to the node of a deferred (`Lazy`, `Factory`) dependency's target, filled
+    /// once the whole graph is linked: the target may itself depend on the node being linked.
+    func deferredNode<Value>(for dependency: Dependency, as type: Value.Type) throws -> NodeReference<Value>
     /// The creation-time arguments requested so far by the node being linked (or, for an
     /// alias, those of its target).
     var dynamicSignature: DynamicSignature? { get }
@@ -47,4 +50,13 @@ extension Optional: OptionalDependency {
         let plan: Plan<Wrapped?> = try linker.optionalPlan(for: dependency, wrapped: Wrapped.self)
         return plan
     }
+}
+
+/// Lets generic code find out, once, that a dependency is deferred: `Lazy<T>` or
+/// `Factory<T, …>`.
+protocol DeferredDependency {
+    static var targetType: Any.Type { get }
+    /// The argument types of a factory's `make`; `nil` for `Lazy`.
+    static var factoryArguments: [Any.Type]? { get }
+    static func deferredPlan(linking linker: any Linking, dependency: Dependency) throws -> Any
 }

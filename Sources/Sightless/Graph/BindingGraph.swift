@@ -17,6 +17,9 @@ struct BindingGraph: Sendable {
         let target: Int?
         /// `true` when an optional dependency is filled from the wrapped type's key.
         let throughWrapped: Bool
+        /// `true` for a `Lazy` or `Factory` edge: its target is built later, on demand, so the
+        /// edge may close a cycle and need not be linked first.
+        var isDeferred = false
     }
 
     private(set) var nodes: [Node] = []

@@ -58,7 +58,7 @@ struct GraphCompiler {
                 let edges = graph.nodes[node].edges
                 if edge < edges.count {
                     stack[stack.count - 1].edge += 1
-                    if let target = edges[edge].target, state[target] == 0 {
+                    if !edges[edge].isDeferred, let target = edges[edge].target, state[target] == 0 {
                         state[target] = 1
                         stack.append((target, 0))
                     }
@@ -74,6 +74,9 @@ struct GraphCompiler {
                     throw InjectionError.request(error, key: recipe.key)
                 }
             }
+        }
+        for reference in linked.pendingReferences {
+            reference.fill(linked.node(for:))
         }
         return linked.nodes
     }
@@ -105,6 +108,9 @@ struct GraphCompiler {
             for dependency in recipe.dependencies where !dependency.isDynamic {
                 if let target = self.node(for: dependency.key, parent: node) {
                     edges.append(.init(dependency: dependency, target: target, throughWrapped: false))
+                } else if let deferred = dependency.deferredKey {
+                    edges.append(.init(dependency: dependency, target: self.node(for: deferred, parent: node),
+                                       throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey {
                     edges.append(.init(dependency: dependency, target: self.node(for: wrapped, parent: node), throughWrapped: true))
                 } else {
@@ -119,6 +125,8 @@ struct GraphCompiler {
 /// The nodes linked so far in one compilation, and those compiled before it.
 final class LinkedNodes {
     var nodes: [AnyKey: AnyNode] = [:]
+    /// References to the targets of deferred edges, filled once everything is linked.
+    var pendingReferences: [PendingReference] = []
     let existing: (AnyKey) -> AnyNode?
 
     init(existing: @escaping (AnyKey) -> AnyNode?) {

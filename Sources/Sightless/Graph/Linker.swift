@@ -24,6 +24,10 @@ final class Linker: Linking {
             // The node of a key whose type is Value is always a Node<Value>.
             return unsafeDowncast(node, to: Node<Value>.self).plan
         }
+        if dependency.isDeferred, let deferred = Value.self as? any DeferredDependency.Type,
+           let plan = try deferred.deferredPlan(linking: self, dependency: dependency) as? Plan<Value> {
+            return plan
+        }
         if dependency.wrappedKey != nil, let optional = Value.self as? any OptionalDependency.Type,
            let plan = try optional.optionalPlan(linking: self, dependency: dependency) as? Plan<Value> {
             return plan
@@ -39,6 +43,12 @@ final class Linker: Linking {
         }
         let plan = unsafeDowncast(node, to: Node<Wrapped>.self).plan
         return { resolution in try plan(&resolution) }
+    }
+
+    func deferredNode<Value>(for dependency: Dependency, as type: Value.Type) throws -> NodeReference<Value> {
+        let reference = NodeReference<Value>(key: dependency.deferredKey ?? dependency.key)
+        nodes.pendingReferences.append(PendingReference(fill: reference.fill(from:)))
+        return reference
     }
 
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value> {

@@ -157,10 +157,34 @@ public final class Injector: Sendable {
     func resolve<Value, each Argument>(
         _ key: Key<Value>, active: [ObjectIdentifier], arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        let node = try node(for: key, recipe: nil)
+        try run(try node(for: key, recipe: nil), key: key.erased, active: active, arguments: repeat each arguments)
+    }
+
+    /// Runs `body` with a fresh resolution of this injector.
+    func run<Value>(
+        _ node: Node<Value>, active: [ObjectIdentifier], _ body: (inout Resolution) throws -> Value
+    ) throws(InjectionError) -> Value {
+        var resolution = Resolution(injector: self, arguments: nil, active: active)
+        do {
+            return try body(&resolution)
+        } catch {
+            throw InjectionError.request(error, key: node.key)
+        }
+    }
+
+    /// Builds a node's value with creation-time arguments.
+    func run<Value, each Argument>(
+        _ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier], arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
         let count = packCount(repeat each arguments)
-        guard let signature = node.signature, signature.slots.count == count else {
-            throw argumentCountError(key.erased, signature: node.signature, passed: packTypeNames(repeat each arguments))
+        guard let signature = node.signature else {
+            guard count == 0 else {
+                throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
+            }
+            return try run(node, active: active) { resolution in try node.plan(&resolution) }
+        }
+        guard signature.slots.count == count else {
+            throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
         }
         do {
             return try withUnsafeTemporaryAllocation(
@@ -168,17 +192,17 @@ public final class Injector: Sendable {
             ) { buffer in
                 // A non-empty buffer always has a base address.
                 guard let base = buffer.baseAddress else {
-                    throw InjectionError(.argumentCount, key: key.erased, message: "No memory for the arguments of \(key).",
+                    throw InjectionError(.argumentCount, key: key, message: "No memory for the arguments of \(key).",
                                          fix: "Report this as a bug in Sightless.")
                 }
-                let placer = ArgumentPlacer(signature: signature, buffer: base, key: key.erased)
+                let placer = ArgumentPlacer(signature: signature, buffer: base, key: key)
                 defer { placer.destroyPlaced() }
                 repeat try placer.place(each arguments)
                 var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active)
                 return try node.plan(&resolution)
             }
         } catch {
-            throw InjectionError.request(error, key: key.erased)
+            throw InjectionError.request(error, key: key)
         }
     }
 

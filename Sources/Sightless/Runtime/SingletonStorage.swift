@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Keeps the one instance of a singleton binding: a lock-free read once it exists, and a lock
@@ -5,11 +12,17 @@ import Synchronization
 final class SingletonStorage<Value>: @unchecked Sendable {
     private let stored = AtomicLazyReference<UncheckedBox<Value>>()
     private let lock = Mutex<Void>(())
+    /// The thread building the instance, or 0: a request on that same thread can only come
+    /// from the instance needing itself, and must fail rather than wait on its own lock.
+    private let builder = Atomic<UInt>(0)
     private let key: AnyKey
 
     init(key: AnyKey) {
         self.key = key
     }
+
+    /// The instance, if it has been built.
+    var existing: Value? { stored.load()?.value }
 
     @inline(__always)
     func instance(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
@@ -19,20 +32,18 @@ final class SingletonStorage<Value>: @unchecked Sendable {
 
     @inline(never)
     private func create(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
-        let id = ObjectIdentifier(self)
-        // Only a closure or provider binding can lead back here while the instance is being
-        // built (the compiled graph has no cycles); fail instead of waiting on our own lock.
-        if resolution.active.contains(id) {
+        let thread = currentThread()
+        if builder.load(ordering: .relaxed) == thread {
             throw InjectionError(InjectionError.Problem(
                 .cyclicDependency, key: key, path: [key],
                 message: "\(key) is a singleton that needs itself while it is being built.",
-                fix: "Remove the request for \(key) from the closure or provider bindings it depends on."))
+                fix: "Do not ask for \(key) (directly, or through a Lazy, Factory, closure or provider) from anything it needs while it is being built."))
         }
         var failure: (any Error)?
         lock.withLock { _ in
             guard stored.load() == nil else { return }
-            resolution.active.append(id)
-            defer { resolution.active.removeLast() }
+            builder.store(thread, ordering: .relaxed)
+            defer { builder.store(0, ordering: .relaxed) }
             do {
                 _ = stored.storeIfNil(UncheckedBox(try build(&resolution)))
             } catch {
@@ -46,4 +57,14 @@ final class SingletonStorage<Value>: @unchecked Sendable {
         }
         return box.value
     }
+}
+
+/// An identity of the calling thread, never 0.
+@inline(__always)
+private func currentThread() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
 }

@@ -3,7 +3,7 @@
 /// exhausting the stack.
 struct CycleRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        let successors = graph.nodes.map { node in node.edges.compactMap(\.target) }
+        let successors = graph.nodes.map { node in node.edges.filter { !$0.isDeferred }.compactMap(\.target) }
         return Self.stronglyConnectedComponents(successors).compactMap { component in
             guard let start = component.min() else { return nil }
             let members = Set(component)
@@ -15,7 +15,7 @@ struct CycleRule: GraphRule {
             return InjectionError.Problem(
                 .cyclicDependency, key: graph.nodes[start].key, path: path,
                 message: "\(written): \(keys.count == 1 ? "this type needs itself" : "these types need each other") to be built.",
-                fix: "Break the cycle: remove one of these dependencies, or let one type get the other later, through an injected Injector.",
+                fix: "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies.",
                 location: graph.nodes[start].recipe?.location)
         }
     }

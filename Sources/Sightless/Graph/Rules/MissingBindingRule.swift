@@ -9,9 +9,10 @@ struct MissingBindingRule: GraphRule {
         for (index, node) in graph.nodes.enumerated() {
             for edge in node.edges where edge.target == nil && !edge.dependency.isOptional {
                 let dependency = edge.dependency
+                let missing = dependency.deferredKey ?? dependency.key
                 problems.append(Self.problem(
-                    for: dependency.key, neededBy: "\(node.key) (\(dependency.role))",
-                    path: graph.path(to: index) + [dependency.key], location: dependency.location,
+                    for: missing, neededBy: "\(node.key) (\(dependency.role))",
+                    path: graph.path(to: index) + [missing], location: dependency.location,
                     bindings: bindings))
             }
         }
