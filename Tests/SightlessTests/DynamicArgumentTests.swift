@@ -66,7 +66,8 @@ struct DynamicArgumentTests {
         let injector = try Injector(module)
         let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Screen.self, arguments: "Inbox", "three") }
         #expect(error?.kind == .argumentType)
-        #expect(error?.description.contains("argument 4, a Int, but a String was passed") == true)
+        #expect(error?.description.contains("fills argument 4, of type Int, but the value passed is of type String") == true)
+        #expect(error?.path.map(\.description) == ["Screen"])
     }
 
     @Test("arguments for a type without dynamic slots are an error")

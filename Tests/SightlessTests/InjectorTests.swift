@@ -66,3 +66,19 @@ struct InjectorTests {
         #expect(try injector.getInstance(String.self) == "s")
     }
 }
+
+// A type this module does not own, made injectable by a conformance written here.
+extension Duration: Injectable {
+    public static var initializer: Initializer<Duration> {
+        Initializer({ (seconds: Int) in .seconds(seconds) }, .named("timeoutSeconds"))
+    }
+}
+
+@Suite("Conformances")
+struct ConformanceTests {
+    @Test("a type from another module becomes injectable by a conformance in this one")
+    func retroactiveConformance() throws {
+        let injector = try Injector(Bindings { $0.bind(Key<Int>(named: "timeoutSeconds")).to(instance: 30) })
+        #expect(try injector.getInstance(Duration.self) == .seconds(30))
+    }
+}

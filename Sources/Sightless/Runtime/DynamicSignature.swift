@@ -77,8 +77,8 @@ final class ArgumentPlacer {
             pointer.initializeMemory(as: Argument.self, to: argument)
         } else if !slot.store(argument, pointer) {
             throw InjectionError(
-                .argumentType, key: key,
-                message: "Creation-time argument \(placed + 1) of \(key) fills \(slot.dependency.role), a \(slot.dependency.key.typeName), but a \(Argument.self) was passed.",
+                .argumentType, key: key, path: [key],
+                message: "Creation-time argument \(placed + 1) of \(key) fills \(slot.dependency.role), of type \(slot.dependency.key.typeName), but the value passed is of type \(Argument.self).",
                 fix: "Pass a \(slot.dependency.key.typeName) in position \(placed + 1): \(key) takes (\(signature.slotList)).",
                 location: slot.dependency.location)
         }

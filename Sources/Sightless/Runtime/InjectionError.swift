@@ -101,9 +101,10 @@ public struct InjectionError: Error, CustomStringConvertible {
         self.init(problems: [problem], first: problem)
     }
 
-    init(_ kind: Kind, key: AnyKey?, message: String, fix: String,
+    init(_ kind: Kind, key: AnyKey?, path: [AnyKey] = [], message: String, fix: String,
          location: SourceLocation? = nil, underlying: (any Error)? = nil) {
-        self.init(Problem(kind, key: key, message: message, fix: fix, location: location, underlying: underlying))
+        self.init(Problem(kind, key: key, path: path, message: message, fix: fix, location: location,
+                          underlying: underlying))
     }
 
     /// Gathers the problems of a build; `nil` when there are none.

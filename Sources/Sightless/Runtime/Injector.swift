@@ -250,7 +250,7 @@ public final class Injector: Sendable {
         let fix = signature == nil
             ? "Request it with getInstance(\(key.typeName).self), without arguments."
             : "Pass exactly \(expected): getInstance(\(key.typeName).self, arguments: …), one value per dynamic slot, in order."
-        return InjectionError(.argumentCount, key: key, message: "\(key) \(takes), but \(got).", fix: fix,
+        return InjectionError(.argumentCount, key: key, path: [key], message: "\(key) \(takes), but \(got).", fix: fix,
                               location: signature?.slots.first?.dependency.location)
     }
 }
