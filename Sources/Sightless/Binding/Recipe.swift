@@ -56,9 +56,10 @@ extension Recipe {
     }
 
     static func closure<Value>(
-        _ key: Key<Value>, location: SourceLocation, make: @escaping @Sendable (Resolver) throws -> Value
+        _ key: Key<Value>, location: SourceLocation, source: Source = .closure,
+        make: @escaping @Sendable (Resolver) throws -> Value
     ) -> Recipe {
-        Recipe(key, source: .closure, location: location) { linker in
+        Recipe(key, source: source, location: location) { linker in
             let rethrow = linker.rethrow
             let reentry = ReentryGuard()
             let erased = key.erased
@@ -70,14 +71,7 @@ extension Recipe {
 
     static func provider<Value, P: Provider>(_ key: Key<Value>, location: SourceLocation, provider: P) -> Recipe
     where P.Value == Value {
-        Recipe(key, source: .provider, location: location) { linker in
-            let rethrow = linker.rethrow
-            let reentry = ReentryGuard()
-            let erased = key.erased
-            return { resolution in
-                try reentry.enter(&resolution, key: erased, rethrow: rethrow) { resolver in try provider.provide(resolver) }
-            }
-        }
+        closure(key, location: location, source: .provider) { resolver in try provider.provide(resolver) }
     }
 
     static func alias<Value, Target>(_ key: Key<Value>, to target: Key<Target>, location: SourceLocation) -> Recipe {
