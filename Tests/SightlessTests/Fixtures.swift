@@ -79,3 +79,4 @@ final class Counter: Sendable {
     func increment() { value.add(1, ordering: .relaxed) }
     var count: Int { value.load(ordering: .relaxed) }
 }
+

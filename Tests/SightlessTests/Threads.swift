@@ -52,3 +52,21 @@ func race(threads count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     for thread in threads { pthread_join(thread, nil) }
 }
+
+/// Runs `body` on `count` new threads that start together, and returns what each returned, in
+/// thread order. Each thread writes only its own slot; `pthread_join` orders those writes
+/// before the reads.
+func race<Result: Sendable>(threads count: Int, _ body: @escaping @Sendable (Int) -> Result) -> [Result] {
+    let slots = RaceSlots<Result>(count: count)
+    race(threads: count) { index in slots.set(index, body(index)) }
+    return slots.values
+}
+
+/// One slot per racing thread; each thread writes only its own.
+private final class RaceSlots<Result>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Result?>
+    init(count: Int) { buffer = .allocate(capacity: count); buffer.initialize(repeating: nil) }
+    deinit { buffer.deinitialize(); buffer.deallocate() }
+    func set(_ index: Int, _ value: Result) { buffer[index] = value }
+    var values: [Result] { buffer.compactMap { $0 } }
+}

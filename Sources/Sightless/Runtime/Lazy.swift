@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A dependency built on first use rather than before its consumer, then kept.
 ///
 /// Inject `Lazy<T>` where `T` is costly and not always needed, or where two types need each

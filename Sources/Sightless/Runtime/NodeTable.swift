@@ -11,9 +11,11 @@ final class NodeTable: @unchecked Sendable {
 
     private let base: [AnyKey: AnyNode]
     private let latest = Atomic<Unmanaged<Snapshot>?>(nil)
-    /// Serializes compiling on first request; holds every snapshot ever published, so that a
-    /// reader still using an older one never sees it freed.
-    private let compiling = Mutex<[Snapshot]>([])
+    /// Serializes compiling on first request.
+    private let compiling = Lock()
+    /// Every snapshot ever published, so that a reader still using an older one never sees it
+    /// freed. Guarded by `compiling`.
+    private var snapshots: [Snapshot] = []
 
     init(base: [AnyKey: AnyNode]) {
         self.base = base
@@ -31,7 +33,7 @@ final class NodeTable: @unchecked Sendable {
     func compileOnce<Result>(
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode])
     ) throws(InjectionError) -> Result {
-        try compiling.withLock { (snapshots: inout [Snapshot]) throws(InjectionError) -> Result in
+        try compiling.withLock { () throws(InjectionError) -> Result in
             let current = snapshots.last?.nodes ?? [:]
             let (result, added) = try compile { key in self.base[key] ?? current[key] }
             if !added.isEmpty {

@@ -11,7 +11,7 @@ import Synchronization
 /// only while it is first built, so it is built exactly once however many threads ask.
 final class SingletonStorage<Value>: @unchecked Sendable {
     private let stored = AtomicLazyReference<UncheckedBox<Value>>()
-    private let lock = Mutex<Void>(())
+    private let lock = Lock()
     /// The thread building the instance, or 0: a request on that same thread can only come
     /// from the instance needing itself, and must fail rather than wait on its own lock.
     private let builder = Atomic<UInt>(0)
@@ -40,7 +40,7 @@ final class SingletonStorage<Value>: @unchecked Sendable {
                 fix: "Do not ask for \(key) (directly, or through a Lazy, Factory, closure or provider) from anything it needs while it is being built."))
         }
         var failure: (any Error)?
-        lock.withLock { _ in
+        lock.withLock {
             guard stored.load() == nil else { return }
             builder.store(thread, ordering: .relaxed)
             defer { builder.store(0, ordering: .relaxed) }
