@@ -1,4 +1,4 @@
-/// Writes a graph as a Mermaid flowchart, which GitHub renders in a ```` ```mermaid ```` block.
+/// Writes a graph as a Mermaid flowchart, which GitHub renders in a `mermaid` code block.
 struct MermaidExporter {
     func export(_ graph: ExportedGraph) -> String {
         let ids = graph.identifiers(identifier).map { $0.replacingSpaces() }
