@@ -1,5 +1,5 @@
 import Testing
-@testable import Sightless
+import Sightless
 
 @Suite("Exporting the graph")
 struct GraphExportTests {
