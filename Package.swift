@@ -6,10 +6,13 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Sightless", targets: ["Sightless"]),
+        .executable(name: "SightlessSample", targets: ["SightlessSample"]),
     ],
     targets: [
         .target(name: "Sightless"),
+        .executableTarget(name: "SightlessSample", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessTests", dependencies: ["Sightless"]),
+        .testTarget(name: "SightlessSampleTests", dependencies: ["SightlessSample"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,10 @@ public final class Binder {
     init() {}
 
     /// Starts the binding of a type's key (the key with no name).
+    ///
+    /// ```swift
+    /// binder.bind(Clock.self).to { _ in SystemClock() }
+    /// ```
     @discardableResult
     public func bind<Value>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) -> BindingBuilder<Value> {
         bind(Key<Value>(), fileID: fileID, line: line)
@@ -27,6 +31,10 @@ public final class Binder {
     ///
     /// Left without a target, the binding builds the key's type from its own ``Injectable``
     /// descriptors; a type that is not `Injectable` then needs a target.
+    ///
+    /// ```swift
+    /// binder.bind(Key<Int>(named: "retries")).to(instance: 3)
+    /// ```
     @discardableResult
     public func bind<Value>(_ key: Key<Value>, fileID: String = #fileID, line: Int = #line) -> BindingBuilder<Value> {
         let location = SourceLocation(fileID: fileID, line: line)
@@ -35,6 +43,13 @@ public final class Binder {
     }
 
     /// Records the bindings of another module here, as if they were written in place.
+    ///
+    /// ```swift
+    /// func configure(_ binder: Binder) {
+    ///     binder.install(NetworkModule())
+    ///     binder.install(StorageModule())
+    /// }
+    /// ```
     public func install(_ module: any Module) {
         module.configure(self)
     }

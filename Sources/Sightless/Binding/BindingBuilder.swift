@@ -15,6 +15,10 @@ public struct BindingBuilder<Value> {
     let location: SourceLocation
 
     /// Binds the key to this instance; every request gets it.
+    ///
+    /// ```swift
+    /// binder.bind(Key<String>(named: "endpoint")).to(instance: "https://example.com")
+    /// ```
     public func to(instance: Value) {
         binder.replace(at: index, with: .instance(key, instance, location: location))
     }
@@ -35,6 +39,10 @@ public struct BindingBuilder<Value> {
 
     /// Binds the key to a provider object, asked for every request (or once, in the singleton
     /// scope).
+    ///
+    /// ```swift
+    /// binder.bind(Database.self).to(provider: DatabaseProvider()).in(.singleton)
+    /// ```
     @discardableResult
     public func to<P: Provider>(provider: P) -> ScopedBindingBuilder<Value> where P.Value == Value {
         binder.replace(at: index, with: .provider(key, location: location, provider: provider))
@@ -58,6 +66,10 @@ public struct BindingBuilder<Value> {
 
     /// Binds the key to another key: a request for this key gets what a request for the target
     /// gets.
+    ///
+    /// ```swift
+    /// binder.bind(Key<String>(named: "title")).to(Key<String>(named: "appName"))
+    /// ```
     @discardableResult
     public func to<Target>(_ target: Key<Target>) -> ScopedBindingBuilder<Value> {
         if target.erased == key.erased {
@@ -106,6 +118,10 @@ public struct ScopedBindingBuilder<Value> {
 
     /// Keeps what the binding builds for as long as `scope` says: `.singleton` keeps one
     /// instance per injector.
+    ///
+    /// ```swift
+    /// binder.bind(Api.self).to(HttpApi.self).in(.singleton)
+    /// ```
     public func `in`(_ scope: Scope) {
         binder.setScope(scope, at: index)
     }

@@ -9,11 +9,23 @@
 /// ```
 public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// The type of the value this key names.
+    ///
+    /// ```swift
+    /// print(AnyKey(Key<Api>()).type == Api.self)   // true
+    /// ```
     public let type: Any.Type
     /// The key's name, or `nil` for the bare type.
+    ///
+    /// ```swift
+    /// print(AnyKey(Key<String>(named: "endpoint")).name ?? "none")   // endpoint
+    /// ```
     public let name: String?
 
     /// Erases a typed key.
+    ///
+    /// ```swift
+    /// let key = AnyKey(Key<String>(named: "endpoint"))
+    /// ```
     public init<Value>(_ key: Key<Value>) {
         self.init(type: Value.self, name: key.name)
     }
@@ -24,18 +36,36 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The type's name as Swift writes it, without the module: `Api`, `Optional<Int>`.
+    ///
+    /// ```swift
+    /// print(AnyKey(Key<Int?>()).typeName)   // Optional<Int>
+    /// ```
     public var typeName: String { String(describing: type) }
 
     /// A readable form: `Api`, or `String(named: "endpoint")`.
+    ///
+    /// ```swift
+    /// print(AnyKey(Key<Api>()))   // Api
+    /// ```
     public var description: String {
         guard let name else { return typeName }
         return "\(typeName)(named: \"\(name)\")"
     }
 
+    /// Two keys are equal when their types and names are equal.
+    ///
+    /// ```swift
+    /// print(AnyKey(Key<Api>()) == AnyKey(Key<Api>(named: "fake")))   // false
+    /// ```
     public static func == (lhs: AnyKey, rhs: AnyKey) -> Bool {
         ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name
     }
 
+    /// Hashes the type and the name, so keys serve as dictionary keys.
+    ///
+    /// ```swift
+    /// var seen: Set<AnyKey> = [AnyKey(Key<Api>())]
+    /// ```
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)

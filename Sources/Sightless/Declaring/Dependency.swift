@@ -11,6 +11,10 @@
 /// ```
 public struct Dependency: Sendable, CustomStringConvertible {
     /// Where a dependency's value goes.
+    ///
+    /// ```swift
+    /// if case .property(let path) = dependency.role { print(path) }   // \House.color
+    /// ```
     public enum Role: Hashable, Sendable, CustomStringConvertible {
         /// The initializer argument at this position (counted from 1).
         case argument(Int)
@@ -19,6 +23,11 @@ public struct Dependency: Sendable, CustomStringConvertible {
         /// The key another key is bound to: `bind(Api.self).to(HttpApi.self)`.
         case target
 
+        /// A readable form: `argument 2`, `property \House.color`, `bound to`.
+        ///
+        /// ```swift
+        /// print(Dependency.Role.argument(2))   // argument 2
+        /// ```
         public var description: String {
             switch self {
             case .argument(let position): "argument \(position)"
@@ -29,14 +38,30 @@ public struct Dependency: Sendable, CustomStringConvertible {
     }
 
     /// Where the value goes.
+    ///
+    /// ```swift
+    /// let positions = House.initializer.dependencies.map(\.role)   // [argument 1]
+    /// ```
     public let role: Role
     /// The key as written: the parameter's or property's type, and the name if one was given.
+    ///
+    /// ```swift
+    /// print(House.initializer.dependencies[0].key)   // Address
+    /// ```
     public let key: AnyKey
     /// `true` for a creation-time (`Slot.dynamic`) argument, filled by
     /// `getInstance(_:arguments:)` rather than by the graph.
+    ///
+    /// ```swift
+    /// let creationTime = Screen.initializer.dependencies.filter(\.isDynamic)
+    /// ```
     public let isDynamic: Bool
     /// For an optional (`T?`) dependency, the key of `T`: when `T?` itself is not bound, the
     /// value is built from this key when it has a binding, and is `nil` when it has none.
+    ///
+    /// ```swift
+    /// // init(logger: Logger?) → key Optional<Logger>, wrappedKey Logger
+    /// ```
     public let wrappedKey: AnyKey?
     /// For a `Lazy<T>` or `Factory<T, …>` dependency, the key of `T`, built when the consumer
     /// asks rather than before it is created. Such an edge may close a cycle.
@@ -45,9 +70,17 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// `make` call brings; `nil` for any other dependency.
     public let factoryArguments: [Any.Type]?
     /// Where the dependency was declared.
+    ///
+    /// ```swift
+    /// print(dependency.location)   // App/House.swift:12
+    /// ```
     public let location: SourceLocation
 
     /// `true` when the dependency accepts `nil` (its type is an `Optional`).
+    ///
+    /// ```swift
+    /// let optional = House.properties.dependencies.filter(\.isOptional)
+    /// ```
     public var isOptional: Bool { wrappedKey != nil }
 
     /// `true` for a `Lazy<T>` or `Factory<T, …>` dependency.
@@ -72,6 +105,11 @@ public struct Dependency: Sendable, CustomStringConvertible {
         self.location = location
     }
 
+    /// A readable form: the role and the key.
+    ///
+    /// ```swift
+    /// print(Screen.initializer.dependencies[1])   // argument 2: String (creation-time argument)
+    /// ```
     public var description: String {
         isDynamic ? "\(role): \(key.typeName) (creation-time argument)" : "\(role): \(key)"
     }

@@ -35,8 +35,16 @@
 /// ```
 public struct Initializer<Instance>: Sendable {
     /// The initializer's arguments, in order, with the keys that fill them.
+    ///
+    /// ```swift
+    /// print(House.initializer.dependencies.map(\.description))   // ["argument 1: Address"]
+    /// ```
     public let dependencies: [Dependency]
     /// Where the initializer was declared.
+    ///
+    /// ```swift
+    /// print(House.initializer.location)   // App/House.swift:9
+    /// ```
     public let location: SourceLocation
     let link: @Sendable (any Linking) throws -> Plan<Instance>
 
@@ -123,17 +131,31 @@ public struct Initializer<Instance>: Sendable {
 
 extension Initializer {
     /// The argument values handed to a raw ``Initializer`` closure, in slot order.
+    ///
+    /// ```swift
+    /// Initializer<Point>([.inject(Int.self), .dynamic(String.self)]) { arguments in
+    ///     Point(x: try arguments.value(at: 0), label: try arguments.value(at: 1, as: String.self))
+    /// }
+    /// ```
     public struct Arguments {
         let values: [Any]
         let dependencies: [Dependency]
 
         /// The number of arguments.
+        ///
+        /// ```swift
+        /// guard arguments.count == 2 else { … }
+        /// ```
         public var count: Int { values.count }
 
         /// The argument at `index` (from 0), as the type the caller expects.
         ///
         /// Throws an ``InjectionError`` of kind ``InjectionError/Kind/argumentType`` when the
         /// index is out of range or the value is of another type.
+        ///
+        /// ```swift
+        /// let title = try arguments.value(at: 1, as: String.self)
+        /// ```
         public func value<Value>(at index: Int, as type: Value.Type = Value.self) throws(InjectionError) -> Value {
             guard values.indices.contains(index) else {
                 throw InjectionError(.argumentType, key: nil,
@@ -160,6 +182,10 @@ public struct AnySlot: Sendable {
     let link: @Sendable (any Linking, Dependency) throws -> Plan<Any>
 
     /// Inject the value of this key.
+    ///
+    /// ```swift
+    /// Initializer<Api>([.inject(Key<String>(named: "endpoint"))]) { HttpApi(endpoint: try $0.value(at: 0)) }
+    /// ```
     public static func inject<Value>(_ key: Key<Value>) -> AnySlot {
         AnySlot(
             dependency: { position, location in
@@ -172,9 +198,18 @@ public struct AnySlot: Sendable {
     }
 
     /// Inject the value of this type's binding.
+    ///
+    /// ```swift
+    /// let slots: [AnySlot] = [.inject(Clock.self), .inject(Logger.self)]
+    /// ```
     public static func inject<Value>(_ type: Value.Type) -> AnySlot { inject(Key<Value>()) }
 
     /// Leave the argument to creation time, as a value of this type.
+    ///
+    /// ```swift
+    /// let slots: [AnySlot] = [.inject(FeedService.self), .dynamic(String.self)]
+    /// // getInstance(Screen.self, arguments: "Inbox")
+    /// ```
     public static func dynamic<Value>(_ type: Value.Type) -> AnySlot {
         AnySlot(
             dependency: { position, location in

@@ -44,8 +44,18 @@ public protocol Injectable: SendableMetatype {
 
 extension Injectable {
     /// No properties.
+    ///
+    /// ```swift
+    /// final class Clock: Injectable {
+    ///     static let initializer = Initializer(Clock.init)   // no properties to declare
+    /// }
+    /// ```
     public static var properties: Properties<Instance> { Properties() }
 
     /// Does nothing.
+    ///
+    /// ```swift
+    /// func awakeFromInjection() { logger?.log("ready") }   // implement it to run code once injected
+    /// ```
     public func awakeFromInjection() {}
 }

@@ -11,6 +11,10 @@
 /// ```
 public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
     /// The name that sets this key apart from other keys of the same type, or `nil`.
+    ///
+    /// ```swift
+    /// print(Key<String>(named: "endpoint").name ?? "none")   // endpoint
+    /// ```
     public let name: String?
 
     /// Creates the key of a type, optionally with a name.
@@ -24,8 +28,16 @@ public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same key with its type erased, for collections of keys of different types.
+    ///
+    /// ```swift
+    /// let keys: Set<AnyKey> = [Key<Api>().erased, Key<String>(named: "endpoint").erased]
+    /// ```
     public var erased: AnyKey { AnyKey(type: Value.self, name: name) }
 
     /// A readable form: `Api`, or `String(named: "endpoint")`.
+    ///
+    /// ```swift
+    /// print(Key<String>(named: "endpoint"))   // String(named: "endpoint")
+    /// ```
     public var description: String { erased.description }
 }

@@ -41,9 +41,17 @@ public struct Properties<Instance>: Sendable {
     private(set) var entries: [Entry] = []
 
     /// An empty set of properties.
+    ///
+    /// ```swift
+    /// static let properties = Properties<House>().inject(\.color)
+    /// ```
     public init() {}
 
     /// The properties to inject, in the order they are set.
+    ///
+    /// ```swift
+    /// for dependency in House.properties.dependencies { print(dependency) }   // property \House.color: Color
+    /// ```
     public var dependencies: [Dependency] { entries.map(\.dependency) }
 
     /// Injects a property from the binding of its type, or of its type under `name`.
@@ -60,6 +68,10 @@ public struct Properties<Instance>: Sendable {
     }
 
     /// Injects a property from the binding of `key`.
+    ///
+    /// ```swift
+    /// Properties<House>().inject(\.color, Key<Color>(named: "houseColor"))
+    /// ```
     public func inject<Value>(
         _ keyPath: WritableKeyPath<Instance, Value> & Sendable, _ key: Key<Value>,
         fileID: String = #fileID, line: Int = #line
@@ -69,6 +81,10 @@ public struct Properties<Instance>: Sendable {
 
     /// Injects an optional property from the binding of `key`, leaving it `nil` when `key` has
     /// no binding.
+    ///
+    /// ```swift
+    /// Properties<House>().inject(\.garage, Key<Garage>(named: "detached"))
+    /// ```
     public func inject<Value>(
         _ keyPath: WritableKeyPath<Instance, Value?> & Sendable, _ key: Key<Value>,
         fileID: String = #fileID, line: Int = #line
@@ -95,6 +111,10 @@ public struct Properties<Instance>: Sendable {
     }
 
     /// Injects an optional property that a subclass declares from the binding of `key`.
+    ///
+    /// ```swift
+    /// super.properties.inject(\Mansion.butler, Key<Butler>(named: "head"))
+    /// ```
     public func inject<Subclass: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Subclass, Value?> & Sendable, _ key: Key<Value>,
         fileID: String = #fileID, line: Int = #line

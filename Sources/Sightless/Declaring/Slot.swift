@@ -25,6 +25,10 @@ public struct Slot<Value>: Sendable {
     let isDynamic: Bool
 
     /// Fill the argument from the binding of its type.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Feed.init(api:limit:), .inject, .named("limit"))
+    /// ```
     public static var inject: Slot { Slot(name: nil, isDynamic: false) }
 
     /// Fill the argument from the binding of its type under this name.
@@ -35,6 +39,10 @@ public struct Slot<Value>: Sendable {
     public static func named(_ name: String) -> Slot { Slot(name: name, isDynamic: false) }
 
     /// Fill the argument from the binding of this key.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Api.init(endpoint:), .key(Key<String>(named: "endpoint")))
+    /// ```
     public static func key(_ key: Key<Value>) -> Slot { Slot(name: key.name, isDynamic: false) }
 
     /// Leave the argument to creation time: `getInstance(_:arguments:)` fills the dynamic slots
@@ -42,6 +50,11 @@ public struct Slot<Value>: Sendable {
     ///
     /// A type with dynamic slots cannot be injected as a plain dependency, since nothing could
     /// fill them there; the injector rejects that when it is built.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
+    /// let screen = try injector.getInstance(Screen.self, arguments: "Inbox")
+    /// ```
     public static var dynamic: Slot { Slot(name: nil, isDynamic: true) }
 
     func dependency(position: Int, location: SourceLocation) -> Dependency {

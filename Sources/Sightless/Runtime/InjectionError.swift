@@ -18,6 +18,10 @@
 /// ```
 public struct InjectionError: Error, CustomStringConvertible {
     /// The kinds of mistake Sightless reports.
+    ///
+    /// ```swift
+    /// if error.kind == .missingBinding { print(error.path) }
+    /// ```
     public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
         /// A dependency, or a requested key, has no binding and cannot be built just in time.
         case missingBinding = "missing binding"
@@ -39,25 +43,62 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// An initializer, closure or provider threw; ``Problem/underlying`` holds its error.
         case initializerFailed = "initializer failed"
 
+        /// The kind as errors print it: `missing binding`, `dependency cycle`, …
+        ///
+        /// ```swift
+        /// print(InjectionError.Kind.cyclicDependency)   // dependency cycle
+        /// ```
         public var description: String { rawValue }
     }
 
     /// One mistake, with where it is and how to fix it.
+    ///
+    /// ```swift
+    /// for problem in error.problems { print(problem.kind, problem.pathDescription) }
+    /// ```
     public struct Problem: Sendable, CustomStringConvertible {
         /// What kind of mistake it is.
+        ///
+        /// ```swift
+        /// let missing = error.problems.filter { $0.kind == .missingBinding }
+        /// ```
         public let kind: Kind
         /// The key at fault, when there is one.
+        ///
+        /// ```swift
+        /// print(problem.key?.description ?? "-")   // String(named: "endpoint")
+        /// ```
         public let key: AnyKey?
         /// The dependency path from the requested (or bound) key to the key at fault:
         /// `[Screen, FeedService, Api]`.
+        ///
+        /// ```swift
+        /// print(problem.path.map(\.typeName))   // ["Screen", "FeedService", "Api"]
+        /// ```
         public internal(set) var path: [AnyKey]
         /// Where the declaration at fault is written, when known.
+        ///
+        /// ```swift
+        /// print(problem.location.map { "\($0)" } ?? "-")   // App/FeedService.swift:14
+        /// ```
         public let location: SourceLocation?
         /// What went wrong, in a sentence.
+        ///
+        /// ```swift
+        /// print(problem.message)   // Nothing provides Api, needed by FeedService (argument 1).
+        /// ```
         public let message: String
         /// What to change.
+        ///
+        /// ```swift
+        /// print(problem.fix)   // Bind it in a module: binder.bind(Api.self).to(…).
+        /// ```
         public let fix: String
         /// The error an initializer, closure or provider threw.
+        ///
+        /// ```swift
+        /// if let cause = problem.underlying as? DecodingError { … }
+        /// ```
         public let underlying: (any Error)?
 
         init(_ kind: Kind, key: AnyKey?, path: [AnyKey] = [], message: String, fix: String,
@@ -72,8 +113,21 @@ public struct InjectionError: Error, CustomStringConvertible {
         }
 
         /// The path written with arrows: `Screen → FeedService → Api`.
+        ///
+        /// ```swift
+        /// print(problem.pathDescription)   // Screen → FeedService → Api
+        /// ```
         public var pathDescription: String { path.map(\.description).joined(separator: " → ") }
 
+        /// The problem in four lines: what, the path, where, and the fix.
+        ///
+        /// ```swift
+        /// print(problem)
+        /// // missing binding: Nothing provides Api, needed by FeedService (argument 1).
+        /// //   path: Screen → FeedService → Api
+        /// //   declared at: App/FeedService.swift:14
+        /// //   fix: Bind it in a module: binder.bind(Api.self).to(…).
+        /// ```
         public var description: String {
             var lines = ["\(kind): \(message)"]
             if !path.isEmpty { lines.append("  path: \(pathDescription)") }
@@ -84,15 +138,35 @@ public struct InjectionError: Error, CustomStringConvertible {
     }
 
     /// Every problem found, in a stable order. Never empty.
+    ///
+    /// ```swift
+    /// print(error.problems.count)   // 2: a missing binding and a cycle, found together
+    /// ```
     public let problems: [Problem]
 
     /// The kind of the first problem.
+    ///
+    /// ```swift
+    /// catch let error as InjectionError where error.kind == .missingBinding { … }
+    /// ```
     public var kind: Kind { first.kind }
     /// The dependency path of the first problem.
+    ///
+    /// ```swift
+    /// print(error.path.map(\.description).joined(separator: " → "))
+    /// ```
     public var path: [AnyKey] { first.path }
     /// Where the first problem's declaration is written.
+    ///
+    /// ```swift
+    /// print(error.location.map { "\($0)" } ?? "-")   // App/FeedService.swift:14
+    /// ```
     public var location: SourceLocation? { first.location }
     /// The error thrown by an initializer, closure or provider, for ``Kind/initializerFailed``.
+    ///
+    /// ```swift
+    /// if let cause = error.underlying as? CocoaError { … }
+    /// ```
     public var underlying: (any Error)? { first.underlying }
 
     private let first: Problem
@@ -118,6 +192,13 @@ public struct InjectionError: Error, CustomStringConvertible {
         self.first = first
     }
 
+    /// Every problem, numbered when there are several.
+    ///
+    /// ```swift
+    /// print(error)
+    /// // The injector found 2 problems:
+    /// // 1. missing binding: …
+    /// ```
     public var description: String {
         if problems.count == 1 { return first.description }
         let numbered = problems.enumerated().map { index, problem in

@@ -97,6 +97,10 @@ public final class Injector: Sendable {
 
     /// A new instance for a key whose initializer has creation-time arguments, filled in order
     /// from `arguments`.
+    ///
+    /// ```swift
+    /// let screen = try injector.getInstance(Key<Screen>(named: "compact"), arguments: "Inbox")
+    /// ```
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {

@@ -13,6 +13,10 @@
 /// ```
 public struct Resolver: Sendable {
     /// The injector this resolver asks.
+    ///
+    /// ```swift
+    /// binder.bind(Router.self).to { resolver in Router(injector: resolver.injector) }
+    /// ```
     public let injector: Injector
     let active: [ObjectIdentifier]
 
@@ -22,17 +26,29 @@ public struct Resolver: Sendable {
     }
 
     /// The instance bound to a type's key.
+    ///
+    /// ```swift
+    /// binder.bind(Session.self).to { resolver in Session(clock: try resolver.getInstance(Clock.self)) }
+    /// ```
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
         try injector.resolve(Key<Value>(), active: active)
     }
 
     /// The instance bound to a key.
+    ///
+    /// ```swift
+    /// binder.bind(Api.self).to { resolver in HttpApi(endpoint: try resolver.getInstance(Key<String>(named: "endpoint"))) }
+    /// ```
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
         try injector.resolve(key, active: active)
     }
 
     /// A new instance of a type whose initializer has creation-time arguments, filled in order
     /// from `arguments`.
+    ///
+    /// ```swift
+    /// binder.bind(Key<Screen>(named: "inbox")).to { resolver in try resolver.getInstance(Screen.self, arguments: "Inbox") }
+    /// ```
     public func getInstance<Value, each Argument>(
         _ type: Value.Type, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
@@ -41,6 +57,10 @@ public struct Resolver: Sendable {
 
     /// A new instance for a key whose initializer has creation-time arguments, filled in order
     /// from `arguments`.
+    ///
+    /// ```swift
+    /// let screen = try resolver.getInstance(Key<Screen>(named: "compact"), arguments: "Inbox")
+    /// ```
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {

@@ -1,0 +1,87 @@
+/// The compiled graph as the exporters draw it: nodes sorted by key, each with the words that
+/// say how it is built, and edges in declaration order. Sorting here, once, is what makes every
+/// format stable across runs and module orders.
+struct ExportedGraph {
+    struct Node {
+        let key: AnyKey
+        /// `unscoped`, `singleton`; empty for a node compiled earlier, whose recipe is gone.
+        let scope: String
+        /// How the value is built: `instance`, `closure`, `provider`, `alias`, `type`, …
+        let source: String
+        /// The creation-time arguments a request must bring.
+        let creationTime: [Dependency]
+        let edges: [Edge]
+
+        /// `singleton, type` and, when there are any, the creation-time arguments.
+        var summary: String {
+            var parts = [scope, source].filter { !$0.isEmpty }
+            if !creationTime.isEmpty {
+                parts.append("creation-time: " + creationTime.map(\.key.typeName).joined(separator: ", "))
+            }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    struct Edge {
+        let dependency: Dependency
+        /// Position in ``ExportedGraph/nodes``; `nil` when nothing fills the dependency.
+        let target: Int?
+
+        /// `argument 1`, `property \Screen.logger`, `bound to`, marked when optional.
+        var label: String {
+            dependency.isOptional ? "\(dependency.role) (optional)" : "\(dependency.role)"
+        }
+    }
+
+    let nodes: [Node]
+    /// Position in ``nodes`` of each key.
+    let index: [AnyKey: Int]
+
+    init(_ graph: BindingGraph) {
+        let order = graph.nodes.indices.sorted { lhs, rhs in
+            let left = graph.nodes[lhs].key.description, right = graph.nodes[rhs].key.description
+            return left == right ? lhs < rhs : left < right
+        }
+        var position = [Int](repeating: 0, count: graph.nodes.count)
+        for (sorted, original) in order.enumerated() { position[original] = sorted }
+        nodes = order.map { original in
+            let node = graph.nodes[original]
+            return Node(
+                key: node.key,
+                scope: node.recipe.map { "\($0.scope)" } ?? "",
+                source: Self.source(of: node.recipe),
+                creationTime: graph.dynamicDependencies(of: original),
+                edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) })
+        }
+        var index: [AnyKey: Int] = [:]
+        for (position, node) in nodes.enumerated() where index[node.key] == nil { index[node.key] = position }
+        self.index = index
+    }
+
+    private static func source(of recipe: Recipe?) -> String {
+        guard let recipe else { return "compiled earlier" }
+        switch recipe.source {
+        case .instance: return "instance"
+        case .closure: return "closure"
+        case .provider: return "provider"
+        case .alias: return "alias"
+        case .initializer: return "initializer"
+        case .type(justInTime: false): return "type"
+        case .type(justInTime: true): return "just-in-time type"
+        case .injector: return "the injector"
+        case .incomplete: return "incomplete"
+        }
+    }
+
+    /// Identifiers unique within the graph, made by `make` from each key and suffixed with a
+    /// number when two keys give the same one (two types of the same name in two modules).
+    func identifiers(_ make: (AnyKey) -> String) -> [String] {
+        var used: [String: Int] = [:]
+        return nodes.map { node in
+            let base = make(node.key)
+            let count = used[base, default: 0] + 1
+            used[base] = count
+            return count == 1 ? base : "\(base) #\(count)"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+extension Injector {
+    /// The graph the injector compiled when it was built, written in a format.
+    ///
+    /// Each node shows its key, its scope and how it is built (`instance`, `closure`,
+    /// `provider`, `alias`, `initializer`, `type`, `just-in-time type`); each edge, the argument
+    /// or property it fills. Nodes are sorted by key and edges keep declaration order, so the
+    /// same modules always give the same text.
+    ///
+    /// ```swift
+    /// let injector = try Injector(modules: [AppModule()])
+    /// try injector.exportGraph(as: .dot).write(to: "graph.dot")   // then: dot -Tsvg graph.dot
+    /// print(injector.exportGraph(as: .text))
+    /// // Api — singleton, alias
+    /// //   bound to → HttpApi
+    /// // HttpApi — unscoped, just-in-time type
+    /// //   argument 1 → String(named: "endpoint")
+    /// // String(named: "endpoint") — unscoped, instance
+    /// ```
+    ///
+    /// The export holds every bound key and every type they reach, as compiled when the
+    /// injector was built. Types compiled later, on their first request, are left out, so the
+    /// export does not depend on what has been requested so far; bind a type (`binder.bind(
+    /// Screen.self)`) to draw it, or ask ``explain(_:)-(AnyKey)`` about it. Closure and provider
+    /// bindings have no edges: what they resolve is only known when they run.
+    public func exportGraph(as format: GraphFormat) -> String {
+        let exported = ExportedGraph(graph)
+        switch format {
+        case .dot: return DotExporter().export(exported)
+        case .mermaid: return MermaidExporter().export(exported)
+        case .text: return TextExporter().export(exported)
+        }
+    }
+
+    /// The keys of the compiled graph, in the order the exports list them.
+    ///
+    /// ```swift
+    /// let key = injector.graphKeys.first { $0.typeName == "FeedScreen" }
+    /// ```
+    public var graphKeys: [AnyKey] {
+        ExportedGraph(graph).nodes.map(\.key)
+    }
+
+    /// What building a type takes, as an indented tree: its binding, then each argument and
+    /// property with the binding that fills it, down to the leaves.
+    ///
+    /// ```swift
+    /// print(try injector.explain(FeedScreen.self))
+    /// // FeedScreen — unscoped, just-in-time type, creation-time: String
+    /// // ├─ argument 1 → Api — singleton, alias
+    /// // │  └─ bound to → HttpApi — unscoped, just-in-time type
+    /// // │     └─ argument 1 → String(named: "endpoint") — unscoped, instance
+    /// // └─ property \FeedScreen.logger (optional) → Logger — singleton, type
+    /// ```
+    ///
+    /// - Throws: ``InjectionError/Kind/missingBinding`` when nothing can build the type.
+    public func explain<Value>(_ type: Value.Type) throws(InjectionError) -> String {
+        try explain(Key<Value>().erased)
+    }
+
+    /// What building the value of a key takes, as an indented tree.
+    ///
+    /// ```swift
+    /// print(try injector.explain(Key<String>(named: "endpoint")))
+    /// // String(named: "endpoint") — unscoped, instance
+    /// ```
+    public func explain<Value>(_ key: Key<Value>) throws(InjectionError) -> String {
+        try explain(key.erased)
+    }
+
+    /// What building the value of a key takes, as an indented tree; for a key found in
+    /// ``graphKeys``.
+    ///
+    /// A key outside the compiled graph, such as an ``Injectable`` type never bound, is
+    /// discovered for the explanation without building or compiling anything, and a
+    /// dependency that nothing fills is shown as `missing`.
+    ///
+    /// ```swift
+    /// if let key = injector.graphKeys.first(where: { $0.typeName == "FeedScreen" }) {
+    ///     print(try injector.explain(key))
+    /// }
+    /// ```
+    public func explain(_ key: AnyKey) throws(InjectionError) -> String {
+        let base = ExportedGraph(graph)
+        if let root = base.index[key] {
+            return ExplainExporter().explain(root, in: base)
+        }
+        var bindings: [AnyKey: Recipe] = [:]
+        for node in graph.nodes {
+            if let recipe = node.recipe, case .type(justInTime: true) = recipe.source { continue }
+            if let recipe = node.recipe { bindings[node.key] = recipe }
+        }
+        let injector = Recipe.injector()
+        bindings[injector.key] = bindings[injector.key] ?? injector
+        var compiler = GraphCompiler(bindings: bindings)
+        guard compiler.addRoot(key) != nil else {
+            throw InjectionError(MissingBindingRule.problem(
+                for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
+        }
+        let discovered = ExportedGraph(compiler.graph)
+        guard let root = discovered.index[key] else {
+            throw InjectionError(.missingBinding, key: key, message: "\(key) was discovered but not found.",
+                                 fix: "Report this as a bug in Sightless.")
+        }
+        return ExplainExporter().explain(root, in: discovered)
+    }
+}

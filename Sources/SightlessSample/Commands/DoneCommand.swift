@@ -1,0 +1,33 @@
+import Sightless
+
+/// `done ID`: marks a task done.
+struct DoneCommand: Command, Injectable {
+    let store: TaskStore
+    let clock: Clock
+    let console: Console
+    let formatter: TaskFormatter
+    let id: Int
+
+    static let initializer = Initializer(
+        DoneCommand.init(store:clock:console:formatter:id:), .inject, .inject, .inject, .inject, .dynamic)
+
+    func run() throws(SampleFailure) {
+        var tasks = try store.load()
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else {
+            throw .notFound(TaskItem.unknownID(id, among: tasks))
+        }
+        if tasks[index].completed == nil {
+            tasks[index].completed = clock.now
+            try store.save(tasks)
+        }
+        console.write("Done \(formatter.line(for: tasks[index]))")
+    }
+}
+
+extension TaskItem {
+    /// The message for an ID no task has, with the IDs there are.
+    static func unknownID(_ id: Int, among tasks: [TaskItem]) -> String {
+        let known = tasks.isEmpty ? "the list is empty" : "IDs are " + tasks.map { String($0.id) }.joined(separator: ", ")
+        return "no task has ID \(id) (\(known)). See them with: SightlessSample list"
+    }
+}

@@ -1,0 +1,22 @@
+import Sightless
+
+/// `remove ID`: deletes a task.
+struct RemoveCommand: Command, Injectable {
+    let store: TaskStore
+    let console: Console
+    let formatter: TaskFormatter
+    let id: Int
+
+    static let initializer = Initializer(
+        RemoveCommand.init(store:console:formatter:id:), .inject, .inject, .inject, .dynamic)
+
+    func run() throws(SampleFailure) {
+        var tasks = try store.load()
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else {
+            throw .notFound(TaskItem.unknownID(id, among: tasks))
+        }
+        let removed = tasks.remove(at: index)
+        try store.save(tasks)
+        console.write("Removed \(formatter.line(for: removed))")
+    }
+}

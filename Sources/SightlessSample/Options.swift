@@ -1,0 +1,50 @@
+import Foundation
+
+/// The options that choose the storage, read from anywhere on the command line; the rest is
+/// the command and its arguments.
+struct Options {
+    var storePath: String
+    var inMemory = false
+    var command: [String] = []
+
+    init(parsing arguments: [String], environment: [String: String]) throws(SampleFailure) {
+        storePath = environment["SIGHTLESS_TASKS"] ?? Self.defaultStore(home: environment["HOME"])
+        var rest = arguments[...]
+        var storeGiven = false
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--":
+                command.append(contentsOf: rest)
+                rest = []
+            case "--in-memory":
+                inMemory = true
+            case "--store":
+                guard let path = rest.popFirst(), !path.isEmpty else {
+                    throw .usage("--store needs a file path, e.g. --store tasks.json.")
+                }
+                storePath = path
+                storeGiven = true
+            case _ where argument.hasPrefix("--store="):
+                storePath = String(argument.dropFirst("--store=".count))
+                storeGiven = true
+                guard !storePath.isEmpty else { throw .usage("--store needs a file path, e.g. --store=tasks.json.") }
+            case "--format":
+                // graph's own option: keep it, and its value, with the command.
+                command.append(argument)
+                if let value = rest.popFirst() { command.append(value) }
+            case _ where argument.hasPrefix("--") && argument != "--help":
+                throw .usage("unknown option '\(argument)'.")
+            default:
+                command.append(argument)
+            }
+        }
+        if inMemory && storeGiven {
+            throw .usage("--store and --in-memory cannot be used together.")
+        }
+    }
+
+    private static func defaultStore(home: String?) -> String {
+        guard let home, !home.isEmpty else { return ".sightless-tasks.json" }
+        return URL(fileURLWithPath: home).appendingPathComponent(".sightless-tasks.json").path
+    }
+}
