@@ -18,3 +18,13 @@ struct KeyTests {
         #expect(Key<String>(named: "endpoint").description == #"String(named: "endpoint")"#)
     }
 }
+
+@Suite("Key names")
+struct KeyNameTests {
+    @Test("a Factory key reads as source writes it, without the runtime's Pack wrapper")
+    func factoryName() {
+        #expect(Key<Factory<Address, String, Int>>().description == "Factory<Address, String, Int>")
+        #expect(Key<Factory<Address>>().description == "Factory<Address>")
+        #expect(Key<[Factory<Address, Int>]>().description == "Array<Factory<Address, Int>>")
+    }
+}

@@ -40,7 +40,40 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// ```swift
     /// print(AnyKey(Key<Int?>()).typeName)   // Optional<Int>
     /// ```
-    public var typeName: String { String(describing: type) }
+    public var typeName: String { Self.name(of: type) }
+
+    /// The runtime writes the arguments of a variadic generic type as `Pack{…}`
+    /// (`Factory<Screen, Pack{String}>`); the name drops that wrapper, as source does.
+    static func name(of type: Any.Type) -> String {
+        let written = String(describing: type)
+        guard written.contains("Pack{") else { return written }
+        var result = ""
+        var closings: [Bool] = []   // per open brace: whether it belongs to a Pack wrapper
+        var index = written.startIndex
+        while index < written.endIndex {
+            if written[index...].hasPrefix("Pack{}") {
+                // An empty pack: `Factory<Screen, Pack{}>` is written `Factory<Screen>`.
+                if result.hasSuffix(", ") { result.removeLast(2) }
+                index = written.index(index, offsetBy: 6)
+                continue
+            }
+            if written[index...].hasPrefix("Pack{") {
+                closings.append(true)
+                index = written.index(index, offsetBy: 5)
+                continue
+            }
+            let character = written[index]
+            if character == "{" {
+                closings.append(false)
+            } else if character == "}", let isPack = closings.popLast(), isPack {
+                index = written.index(after: index)
+                continue
+            }
+            result.append(character)
+            index = written.index(after: index)
+        }
+        return result
+    }
 
     /// A readable form: `Api`, or `String(named: "endpoint")`.
     ///

@@ -103,7 +103,7 @@ func packCount<each Value>(_ values: repeat each Value) -> Int {
 /// The type names of a parameter pack, for error messages.
 func packTypeNames<each Value>(_ values: repeat each Value) -> [String] {
     var names: [String] = []
-    func one<Element>(_ value: Element) { names.append(String(describing: Element.self)) }
+    func one<Element>(_ value: Element) { names.append(AnyKey.name(of: Element.self)) }
     repeat one(each values)
     return names
 }

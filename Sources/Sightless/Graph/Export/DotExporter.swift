@@ -16,7 +16,7 @@ struct DotExporter {
         for (position, node) in graph.nodes.enumerated() {
             for edge in node.edges {
                 guard let target = edge.target else { continue }
-                let style = edge.dependency.isOptional ? ", style=dashed" : ""
+                let style = edge.isDashed ? ", style=dashed" : ""
                 lines.append("  \(ids[position]) -> \(ids[target]) [label=\(quote(edge.label))\(style)];")
             }
         }

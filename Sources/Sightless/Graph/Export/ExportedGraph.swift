@@ -27,10 +27,15 @@ struct ExportedGraph {
         /// Position in ``ExportedGraph/nodes``; `nil` when nothing fills the dependency.
         let target: Int?
 
-        /// `argument 1`, `property \Screen.logger`, `bound to`, marked when optional.
+        /// `argument 1`, `property \Screen.logger`, `bound to`, marked when optional, and naming
+        /// the `Lazy` or `Factory` through which a deferred dependency is built.
         var label: String {
-            dependency.isOptional ? "\(dependency.role) (optional)" : "\(dependency.role)"
+            if dependency.isDeferred { return "\(dependency.role) (\(dependency.key.typeName))" }
+            return dependency.isOptional ? "\(dependency.role) (optional)" : "\(dependency.role)"
         }
+
+        /// Drawn dashed: a dependency that may be `nil`, or one built only when asked for.
+        var isDashed: Bool { dependency.isOptional || dependency.isDeferred }
     }
 
     let nodes: [Node]

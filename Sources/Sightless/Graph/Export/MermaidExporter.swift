@@ -9,7 +9,7 @@ struct MermaidExporter {
         for (position, node) in graph.nodes.enumerated() {
             for edge in node.edges {
                 guard let target = edge.target else { continue }
-                let arrow = edge.dependency.isOptional ? "-.->" : "-->"
+                let arrow = edge.isDashed ? "-.->" : "-->"
                 lines.append("  \(ids[position]) \(arrow)|\"\(escape(edge.label))\"| \(ids[target])")
             }
         }

@@ -19,7 +19,7 @@ struct DynamicDependencyRule: GraphRule {
                 if edge.isDeferred, let passed = edge.dependency.factoryArguments {
                     let expected = dynamic.map { ObjectIdentifier($0.key.type) }
                     guard passed.map(ObjectIdentifier.init) != expected else { continue }
-                    let passedNames = passed.map { String(describing: $0) }.joined(separator: ", ")
+                    let passedNames = passed.map(AnyKey.name(of:)).joined(separator: ", ")
                     problems.append(InjectionError.Problem(
                         .argumentType, key: targetKey, path: path,
                         message: "\(edge.dependency.key) in \(node.key) (\(edge.dependency.role)) makes \(targetKey) from (\(passedNames)), but \(targetKey) takes \(dynamic.isEmpty ? "no creation-time arguments" : "(\(slots))").",
