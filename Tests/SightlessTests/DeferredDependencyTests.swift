@@ -182,3 +182,38 @@ struct LazyCycleTests {
         #expect(error?.path.last?.description == "EagerParent")
     }
 }
+
+@Suite("Creation-time arguments across compilations")
+struct DynamicAcrossCompilationTests {
+    private final class Page: Injectable {
+        let number: Int
+        init(number: Int) { self.number = number }
+        static let initializer = Initializer(Page.init(number:), .dynamic)
+    }
+
+    private final class Book: Injectable {
+        let pages: Factory<Page, Int>
+        init(pages: Factory<Page, Int>) { self.pages = pages }
+        static let initializer = Initializer(Book.init(pages:))
+    }
+
+    private final class Binder2: Injectable {
+        init(page: Page) {}
+        static let initializer = Initializer(Binder2.init(page:))
+    }
+
+    @Test("a Factory compiled after its target was requested still matches the target's arguments")
+    func factoryAfterTargetCompiled() throws {
+        let injector = try Injector(modules: [])
+        #expect(try injector.getInstance(Page.self, arguments: 1).number == 1)
+        #expect(try injector.getInstance(Book.self).pages.make(2).number == 2)
+    }
+
+    @Test("injecting a type with arguments that an earlier request compiled is still rejected")
+    func plainInjectionAfterTargetCompiled() throws {
+        let injector = try Injector(modules: [])
+        _ = try injector.getInstance(Page.self, arguments: 1)
+        let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Binder2.self) }
+        #expect(error?.kind == .dynamicDependency)
+    }
+}

@@ -7,6 +7,8 @@ struct BindingGraph: Sendable {
         let recipe: Recipe?
         /// The node that first needed this one, for the dependency path of its problems.
         let parent: Int?
+        /// For a node compiled earlier, the creation-time arguments a request for it brings.
+        var linkedDynamicDependencies: [Dependency] = []
         var edges: [Edge] = []
     }
 
@@ -25,8 +27,8 @@ struct BindingGraph: Sendable {
     private(set) var nodes: [Node] = []
     private(set) var index: [AnyKey: Int] = [:]
 
-    mutating func add(_ key: AnyKey, recipe: Recipe?, parent: Int?) -> Int {
-        nodes.append(Node(key: key, recipe: recipe, parent: parent))
+    mutating func add(_ key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency] = []) -> Int {
+        nodes.append(Node(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies))
         index[key] = nodes.count - 1
         return nodes.count - 1
     }
@@ -51,7 +53,8 @@ struct BindingGraph: Sendable {
     func dynamicDependencies(of node: Int) -> [Dependency] {
         var current = node
         var seen: Set<Int> = []
-        while seen.insert(current).inserted, let recipe = nodes[current].recipe {
+        while seen.insert(current).inserted {
+            guard let recipe = nodes[current].recipe else { return nodes[current].linkedDynamicDependencies }
             guard case .alias = recipe.source else { return recipe.dynamicDependencies }
             guard let target = nodes[current].edges.first?.target else { return [] }
             current = target

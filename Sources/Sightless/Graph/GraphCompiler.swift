@@ -87,7 +87,10 @@ struct GraphCompiler {
         if let node = graph.index[key] { return node }
         // A node compiled earlier wins over its recipe: linking the recipe again would give a
         // singleton a second instance.
-        if existing(key) != nil { return graph.add(key, recipe: nil, parent: parent) }
+        if let node = existing(key) {
+            return graph.add(key, recipe: nil, parent: parent,
+                             linkedDynamicDependencies: node.signature?.slots.map(\.dependency) ?? [])
+        }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         if key.name == nil, let injectable = key.type as? any Injectable.Type {
             return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
