@@ -76,6 +76,8 @@ public struct Initializer<Instance>: Sendable {
             let rethrow = linker.rethrow
             return { resolution in
                 do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
                     return try make(repeat try (each plans)(&resolution))
                 } catch {
                     throw rethrow(error)
@@ -109,6 +111,8 @@ public struct Initializer<Instance>: Sendable {
             let rethrow = linker.rethrow
             return { resolution in
                 do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
                     var values: [Any] = []
                     values.reserveCapacity(plans.count)
                     for plan in plans { values.append(try plan(&resolution)) }

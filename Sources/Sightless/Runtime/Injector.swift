@@ -135,18 +135,20 @@ public final class Injector: Sendable {
 
     // MARK: - Resolving
 
-    func resolve<Value>(_ key: Key<Value>, active: [ObjectIdentifier]) throws(InjectionError) -> Value {
-        try resolve(key, active: active, recipe: nil)
+    func resolve<Value>(
+        _ key: Key<Value>, active: [ObjectIdentifier], depth: Int = 0, stackFloor: UInt = 0
+    ) throws(InjectionError) -> Value {
+        try resolve(key, active: active, recipe: nil, depth: depth, stackFloor: stackFloor)
     }
 
     private func resolve<Value>(
-        _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?
+        _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?, depth: Int = 0, stackFloor: UInt = 0
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: recipe)
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        var resolution = Resolution(injector: self, arguments: nil, active: active)
+        var resolution = Resolution(injector: self, arguments: nil, active: active, depth: depth, stackFloor: stackFloor)
         do {
             return try node.plan(&resolution)
         } catch {
@@ -155,7 +157,8 @@ public final class Injector: Sendable {
     }
 
     func resolve<Value, each Argument>(
-        _ key: Key<Value>, active: [ObjectIdentifier], arguments: repeat each Argument
+        _ key: Key<Value>, active: [ObjectIdentifier], depth: Int = 0, stackFloor: UInt = 0,
+        arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: nil)
         let count = packCount(repeat each arguments)
@@ -174,7 +177,8 @@ public final class Injector: Sendable {
                 let placer = ArgumentPlacer(signature: signature, buffer: base, key: key.erased)
                 defer { placer.destroyPlaced() }
                 repeat try placer.place(each arguments)
-                var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active)
+                var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active,
+                                                depth: depth, stackFloor: stackFloor)
                 return try node.plan(&resolution)
             }
         } catch {

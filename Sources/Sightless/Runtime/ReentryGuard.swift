@@ -15,7 +15,10 @@ final class ReentryGuard: Sendable {
         resolution.active.append(id)
         defer { resolution.active.removeLast() }
         do {
-            return try body(Resolver(injector: resolution.injector, active: resolution.active))
+            try resolution.enterLevel()
+            defer { resolution.leaveLevel() }
+            return try body(Resolver(injector: resolution.injector, active: resolution.active,
+                                     depth: resolution.depth, stackFloor: resolution.stackFloor))
         } catch {
             throw rethrow(error)
         }

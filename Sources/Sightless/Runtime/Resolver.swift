@@ -15,20 +15,25 @@ public struct Resolver: Sendable {
     /// The injector this resolver asks.
     public let injector: Injector
     let active: [ObjectIdentifier]
+    /// The nesting of the request this resolver serves, so that its own requests count on.
+    let depth: Int
+    let stackFloor: UInt
 
-    init(injector: Injector, active: [ObjectIdentifier]) {
+    init(injector: Injector, active: [ObjectIdentifier], depth: Int = 0, stackFloor: UInt = 0) {
         self.injector = injector
         self.active = active
+        self.depth = depth
+        self.stackFloor = stackFloor
     }
 
     /// The instance bound to a type's key.
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active)
+        try injector.resolve(Key<Value>(), active: active, depth: depth, stackFloor: stackFloor)
     }
 
     /// The instance bound to a key.
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active)
+        try injector.resolve(key, active: active, depth: depth, stackFloor: stackFloor)
     }
 
     /// A new instance of a type whose initializer has creation-time arguments, filled in order
@@ -36,7 +41,7 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ type: Value.Type, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active, arguments: repeat each arguments)
+        try injector.resolve(Key<Value>(), active: active, depth: depth, stackFloor: stackFloor, arguments: repeat each arguments)
     }
 
     /// A new instance for a key whose initializer has creation-time arguments, filled in order
@@ -44,6 +49,6 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active, arguments: repeat each arguments)
+        try injector.resolve(key, active: active, depth: depth, stackFloor: stackFloor, arguments: repeat each arguments)
     }
 }
