@@ -53,7 +53,7 @@ struct ScopeTests {
                     return Service()
                 }.in(.singleton)
             })
-            let seen = Mutex<Set<ObjectIdentifier?>>([])
+            let seen = Locked<Set<ObjectIdentifier?>>([])
             race(threads: 8) { _ in
                 let id = (try? injector.getInstance(Service.self)).map(ObjectIdentifier.init)
                 seen.withLock { _ = $0.insert(id) }

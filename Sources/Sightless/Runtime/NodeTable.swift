@@ -14,6 +14,10 @@ final class NodeTable: @unchecked Sendable {
     /// Serializes compiling on first request; holds every snapshot ever published, so that a
     /// reader still using an older one never sees it freed.
     private let compiling = Mutex<[Snapshot]>([])
+    /// Passed from each compile to the next. The mutex already orders them, but a contended
+    /// `Mutex` hands over in the kernel on Linux, where ThreadSanitizer cannot see it; this
+    /// release/acquire pair makes the order visible, on a path that runs once per new key.
+    private let handoff = Atomic<Int>(0)
 
     init(base: [AnyKey: AnyNode]) {
         self.base = base
@@ -32,6 +36,8 @@ final class NodeTable: @unchecked Sendable {
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode])
     ) throws(InjectionError) -> Result {
         try compiling.withLock { (snapshots: inout [Snapshot]) throws(InjectionError) -> Result in
+            _ = handoff.load(ordering: .acquiring)
+            defer { handoff.add(1, ordering: .releasing) }
             let current = snapshots.last?.nodes ?? [:]
             let (result, added) = try compile { key in self.base[key] ?? current[key] }
             if !added.isEmpty {

@@ -113,7 +113,7 @@ struct ConcurrencyTests {
         for _ in 0..<1_000 {
             let tally = Tally()
             let injector = try appInjector(tally)
-            let seen = Mutex<Set<ObjectIdentifier>>([])
+            let seen = Locked<Set<ObjectIdentifier>>([])
             let failed = Counter()
             race(threads: threads) { _ in
                 guard let session = try? injector.getInstance(Session.self) else { return failed.increment() }
@@ -131,7 +131,7 @@ struct ConcurrencyTests {
         for _ in 0..<200 {
             let tally = Tally()
             let injector = try appInjector(tally)
-            let built = Mutex<[LateComer]>([])
+            let built = Locked<[LateComer]>([])
             race(threads: threads) { _ in
                 guard let late = try? injector.getInstance(LateComer.self) else { return }
                 built.withLock { $0.append(late) }
@@ -149,7 +149,7 @@ struct ConcurrencyTests {
         let tally = Tally()
         let injector = try appInjector(tally)
         let rounds = 200
-        let results = Mutex<[Built]>([])
+        let results = Locked<[Built]>([])
         race(threads: threads) { thread in
             var built = Built()
             for round in 0..<rounds {
@@ -237,7 +237,7 @@ struct ConcurrencyTests {
         }
         #expect(failures.count == threads)
         open.store(true, ordering: .releasing)
-        let seen = Mutex<Set<ObjectIdentifier>>([])
+        let seen = Locked<Set<ObjectIdentifier>>([])
         race(threads: threads) { _ in
             guard let clock = try? injector.getInstance(Key<Clock>(named: "flaky")) else { return }
             seen.withLock { _ = $0.insert(ObjectIdentifier(clock)) }

@@ -48,7 +48,7 @@ private struct Outcome: Sendable {
 
 /// Runs `body` on a thread with a stack of `size` bytes and tells how it ended.
 private func outcome(stackSize size: Int, _ body: @escaping @Sendable () throws -> Void) -> Outcome {
-    let result = Mutex(Outcome())
+    let result = Locked(Outcome())
     onThread(stackSize: size) {
         do {
             try body()
@@ -64,7 +64,7 @@ private func outcome(stackSize size: Int, _ body: @escaping @Sendable () throws 
 struct DepthTests {
     @Test("a chain 10,000 keys deep compiles and resolves")
     func deepChainResolves() {
-        let length = Mutex(0)
+        let length = Locked(0)
         let thrown = outcome(stackSize: largeStack) {
             let injector = try Injector(initializerChain(depth: 10_000))
             let first = try injector.getInstance(linkKey(0))
@@ -78,7 +78,7 @@ struct DepthTests {
     func deepChainCompilesOnSmallStack() {
         // The injector outlives the small thread: releasing its linked plans is left to a
         // thread with a large stack.
-        let kept = Mutex<Injector?>(nil)
+        let kept = Locked<Injector?>(nil)
         let thrown = outcome(stackSize: largeStack) {
             let compiled = outcome(stackSize: smallStack) {
                 let injector = try Injector(initializerChain(depth: 10_000))
