@@ -15,11 +15,9 @@ struct Resolution {
     /// The closure and provider bindings being built on this call, innermost last: the
     /// one place a cycle can still appear at run time.
     var active: [ObjectIdentifier]
-    /// How many plans that build something are running nested in this request, counting those
-    /// of enclosing requests made through a `Resolver`; see `StackGuard`.
-    var depth = 0
-    /// The lowest stack address this request may reach; `0` until it first gets deep.
-    var stackFloor: UInt = 0
+    /// How deep the plans running in this request (and in the requests enclosing it through a
+    /// `Resolver`) are nested; see `StackGuard`.
+    var nesting = Nesting()
 }
 
 /// What a descriptor asks of the graph compiler while it links.

@@ -136,19 +136,19 @@ public final class Injector: Sendable {
     // MARK: - Resolving
 
     func resolve<Value>(
-        _ key: Key<Value>, active: [ObjectIdentifier], depth: Int = 0, stackFloor: UInt = 0
+        _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
-        try resolve(key, active: active, recipe: nil, depth: depth, stackFloor: stackFloor)
+        try resolve(key, active: active, recipe: nil, nesting: nesting)
     }
 
     private func resolve<Value>(
-        _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?, depth: Int = 0, stackFloor: UInt = 0
+        _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?, nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: recipe)
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        var resolution = Resolution(injector: self, arguments: nil, active: active, depth: depth, stackFloor: stackFloor)
+        var resolution = Resolution(injector: self, arguments: nil, active: active, nesting: nesting)
         do {
             return try node.plan(&resolution)
         } catch {
@@ -157,7 +157,7 @@ public final class Injector: Sendable {
     }
 
     func resolve<Value, each Argument>(
-        _ key: Key<Value>, active: [ObjectIdentifier], depth: Int = 0, stackFloor: UInt = 0,
+        _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
         arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: nil)
@@ -178,7 +178,7 @@ public final class Injector: Sendable {
                 defer { placer.destroyPlaced() }
                 repeat try placer.place(each arguments)
                 var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active,
-                                                depth: depth, stackFloor: stackFloor)
+                                                nesting: nesting)
                 return try node.plan(&resolution)
             }
         } catch {

@@ -15,10 +15,9 @@ final class ReentryGuard: Sendable {
         resolution.active.append(id)
         defer { resolution.active.removeLast() }
         do {
-            try resolution.enterLevel()
-            defer { resolution.leaveLevel() }
-            return try body(Resolver(injector: resolution.injector, active: resolution.active,
-                                     depth: resolution.depth, stackFloor: resolution.stackFloor))
+            try resolution.enterLevel(weight: StackGuard.closureWeight)
+            defer { resolution.leaveLevel(weight: StackGuard.closureWeight) }
+            return try body(Resolver(injector: resolution.injector, active: resolution.active, nesting: resolution.nesting))
         } catch {
             throw rethrow(error)
         }

@@ -16,24 +16,22 @@ public struct Resolver: Sendable {
     public let injector: Injector
     let active: [ObjectIdentifier]
     /// The nesting of the request this resolver serves, so that its own requests count on.
-    let depth: Int
-    let stackFloor: UInt
+    let nesting: Nesting
 
-    init(injector: Injector, active: [ObjectIdentifier], depth: Int = 0, stackFloor: UInt = 0) {
+    init(injector: Injector, active: [ObjectIdentifier], nesting: Nesting = Nesting()) {
         self.injector = injector
         self.active = active
-        self.depth = depth
-        self.stackFloor = stackFloor
+        self.nesting = nesting
     }
 
     /// The instance bound to a type's key.
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active, depth: depth, stackFloor: stackFloor)
+        try injector.resolve(Key<Value>(), active: active, nesting: nesting)
     }
 
     /// The instance bound to a key.
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active, depth: depth, stackFloor: stackFloor)
+        try injector.resolve(key, active: active, nesting: nesting)
     }
 
     /// A new instance of a type whose initializer has creation-time arguments, filled in order
@@ -41,7 +39,7 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ type: Value.Type, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active, depth: depth, stackFloor: stackFloor, arguments: repeat each arguments)
+        try injector.resolve(Key<Value>(), active: active, nesting: nesting, arguments: repeat each arguments)
     }
 
     /// A new instance for a key whose initializer has creation-time arguments, filled in order
@@ -49,6 +47,6 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active, depth: depth, stackFloor: stackFloor, arguments: repeat each arguments)
+        try injector.resolve(key, active: active, nesting: nesting, arguments: repeat each arguments)
     }
 }

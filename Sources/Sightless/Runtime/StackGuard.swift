@@ -8,16 +8,20 @@ import Darwin
 
 // Building an object runs the plans of its dependencies nested inside its own, so a deep
 // enough graph would overflow the thread's stack: a crash, not an error. Every plan that
-// builds something counts one level; every `StackGuard.interval` levels the remaining stack is
-// compared with `StackGuard.reserve`, and a request that would run out throws `tooDeep`.
-// Shallow requests (nearly all) only count; the thread's stack bounds are looked up once per
-// request, when it first gets deep.
+// builds something counts one level and adds its weight (the stack it takes, roughly); each
+// time the weight grows by `StackGuard.interval` the remaining stack is compared with
+// `StackGuard.reserve`, and a request that would run out throws `tooDeep`. Shallow requests
+// (nearly all) only count; the thread's stack bounds are looked up once per request, when it
+// first gets deep.
 
 enum StackGuard {
-    /// Levels of nesting between two checks of the stack. A level takes well under 2 KiB even
-    /// in a debug build, so `reserve` covers the levels between two checks with room to spare
-    /// for the initializers at the bottom and for unwinding.
+    /// Weight between two checks of the stack. A level of weight 1 (an initializer) takes
+    /// about 1.3 KiB in a debug build, a closure or provider binding (weight `closureWeight`)
+    /// about 5 KiB, so `reserve` covers what runs between two checks three times over, with
+    /// room for the initializers at the bottom and for unwinding.
     static let interval = 32
+    /// The weight of a closure or provider binding's level, which runs a whole request.
+    static let closureWeight = 4
     /// The stack left free when a request gives up.
     static let reserve = 128 * 1024
 
@@ -71,28 +75,45 @@ enum StackGuard {
     #endif
 }
 
+/// How deep a request's plans are nested, and what is known of the stack they run on.
+struct Nesting: Sendable {
+    /// Levels of plans that build something.
+    var depth = 0
+    /// The stack those levels take, roughly, in units of an initializer's level.
+    var weight = 0
+    /// The weight at which the stack is checked next.
+    var nextCheck = StackGuard.interval
+    /// The lowest stack address the request may reach; `0` until it first gets deep.
+    var floor: UInt = 0
+}
+
 extension Resolution {
-    /// Counts one more level of nested building; throws `tooDeep` when the stack is nearly
-    /// used up. Pair with `leaveLevel()`.
+    /// Counts one more level of nested building, of the given weight; throws `tooDeep` when the
+    /// stack is nearly used up. Pair with `leaveLevel(weight:)`.
     @inline(__always)
-    mutating func enterLevel() throws(InjectionError) {
-        depth += 1
-        if depth % StackGuard.interval == 0 { try checkStack() }
+    mutating func enterLevel(weight: Int = 1) throws(InjectionError) {
+        nesting.depth += 1
+        nesting.weight += weight
+        if nesting.weight >= nesting.nextCheck { try checkStack() }
     }
 
     @inline(__always)
-    mutating func leaveLevel() {
-        depth -= 1
+    mutating func leaveLevel(weight: Int = 1) {
+        nesting.depth -= 1
+        nesting.weight -= weight
+        // A later branch as deep as this one is checked again on its way down.
+        nesting.nextCheck = min(nesting.nextCheck, nesting.weight + StackGuard.interval)
     }
 
     @inline(never)
     private mutating func checkStack() throws(InjectionError) {
-        if stackFloor == 0 { stackFloor = max(StackGuard.floor(), 1) }
-        guard StackGuard.current() < stackFloor else { return }
+        nesting.nextCheck = nesting.weight + StackGuard.interval
+        if nesting.floor == 0 { nesting.floor = max(StackGuard.floor(), 1) }
+        guard StackGuard.current() < nesting.floor else { return }
         let stack = StackGuard.size().map { "the \($0 / 1024) KiB stack of this thread" } ?? "this thread's stack"
         throw InjectionError(
             .tooDeep, key: nil,
-            message: "Building this object nests \(depth) levels of dependencies, more than \(stack) holds.",
+            message: "Building this object nests \(nesting.depth) levels of dependencies, more than \(stack) holds.",
             fix: "Request it on a thread with a larger stack, or make the graph shallower: have a type inject the Injector and build a deep part when it needs it.")
     }
 }
