@@ -47,7 +47,8 @@ struct GraphCompiler {
     }
 
     /// Links every new node, dependencies first. Call only on a graph that validated.
-    func link() throws(InjectionError) -> [AnyKey: AnyNode] {
+    /// - Returns: the nodes by key, and in the order they were linked.
+    func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
         let linked = LinkedNodes(existing: existing)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
@@ -69,13 +70,15 @@ struct GraphCompiler {
                 guard let recipe = graph.nodes[node].recipe else { continue }
                 let linker = Linker(key: recipe.key, nodes: linked)
                 do {
-                    linked.nodes[recipe.key] = try recipe.makeNode(linker, recipe.scope)
+                    let made = try recipe.makeNode(linker, recipe.scope)
+                    linked.nodes[recipe.key] = made
+                    linked.order.append(made)
                 } catch {
                     throw InjectionError.request(error, key: recipe.key)
                 }
             }
         }
-        return linked.nodes
+        return (linked.nodes, linked.order)
     }
 
     // MARK: - Discovery
@@ -119,6 +122,7 @@ struct GraphCompiler {
 /// The nodes linked so far in one compilation, and those compiled before it.
 final class LinkedNodes {
     var nodes: [AnyKey: AnyNode] = [:]
+    var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
 
     init(existing: @escaping (AnyKey) -> AnyNode?) {

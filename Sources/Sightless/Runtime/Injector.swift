@@ -43,7 +43,8 @@ public final class Injector: Sendable {
         }
         self.bindings = merged.bindings
         self.graph = compiler.graph
-        self.nodes = NodeTable(base: try compiler.link())
+        let linked = try compiler.link()
+        self.nodes = NodeTable(base: linked.nodes, linkOrder: linked.order)
     }
 
     /// Builds an injector from modules.
@@ -213,7 +214,7 @@ public final class Injector: Sendable {
                     for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
             }
             if let error = InjectionError(problems: compiler.validate()) { throw error }
-            let added = try compiler.link()
+            let added = try compiler.link().nodes
             guard let node = added[key] ?? lookup(key) else {
                 throw InjectionError(.missingBinding, key: key, message: "\(key) was compiled but not linked.",
                                      fix: "Report this as a bug in Sightless.")

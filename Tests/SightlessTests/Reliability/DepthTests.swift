@@ -76,8 +76,6 @@ struct DepthTests {
 
     @Test("a chain 10,000 keys deep compiles on a thread with a 512 KiB stack")
     func deepChainCompilesOnSmallStack() {
-        // The injector outlives the small thread: releasing its linked plans is left to a
-        // thread with a large stack.
         let kept = Locked<Injector?>(nil)
         let thrown = outcome(stackSize: largeStack) {
             let compiled = outcome(stackSize: smallStack) {
@@ -166,5 +164,30 @@ struct ScaleTests {
         let error = thrown.error
         #expect(error?.kind == .missingBinding)
         #expect(error?.path.last == linkKey(100_000).erased)
+    }
+}
+
+@Suite("Releasing deep graphs")
+struct DeepReleaseTests {
+    @Test("an injector with a chain 10,000 keys deep is released on a thread with a 512 KiB stack")
+    func deepChainReleasedOnSmallStack() {
+        let released = outcome(stackSize: smallStack) {
+            let injector = try Injector(initializerChain(depth: 10_000))
+            _ = injector
+        }
+        #expect(released.returned)
+    }
+
+    @Test("an injector with a chain 10,000 keys deep that it has resolved is released on a 512 KiB stack")
+    func resolvedDeepChainReleasedOnSmallStack() {
+        let injector = Locked<Injector?>(nil)
+        let resolved = outcome(stackSize: largeStack) {
+            let built = try Injector(initializerChain(depth: 10_000))
+            #expect(try built.getInstance(linkKey(0)).length == 10_000)
+            injector.withLock { $0 = built }
+        }
+        #expect(resolved.returned)
+        let released = outcome(stackSize: smallStack) { injector.withLock { $0 = nil } }
+        #expect(released.returned)
     }
 }
