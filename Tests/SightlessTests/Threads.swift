@@ -39,7 +39,9 @@ func race(threads count: Int, _ body: @escaping @Sendable (Int) -> Void) {
             let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
             #endif
             context.start.waiting.add(1, ordering: .acquiringAndReleasing)
-            while context.start.waiting.load(ordering: .acquiring) < context.start.count {}
+            // Yield while waiting: with more threads than cores, a busy spin would keep the
+            // threads not yet started off the cores for a whole time slice.
+            while context.start.waiting.load(ordering: .acquiring) < context.start.count { sched_yield() }
             context.start.body(context.index)
             return nil
         }, context)

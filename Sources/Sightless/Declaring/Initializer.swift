@@ -84,6 +84,8 @@ public struct Initializer<Instance>: Sendable {
             let rethrow = linker.rethrow
             return { resolution in
                 do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
                     return try make(repeat try (each plans)(&resolution))
                 } catch {
                     throw rethrow(error)
@@ -117,6 +119,8 @@ public struct Initializer<Instance>: Sendable {
             let rethrow = linker.rethrow
             return { resolution in
                 do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
                     var values: [Any] = []
                     values.reserveCapacity(plans.count)
                     for plan in plans { values.append(try plan(&resolution)) }

@@ -15,6 +15,9 @@ struct Resolution {
     /// The closure and provider bindings being built on this call, innermost last: the
     /// one place a cycle can still appear at run time.
     var active: [ObjectIdentifier]
+    /// How deep the plans running in this request (and in the requests enclosing it through a
+    /// `Resolver`) are nested; see `StackGuard`.
+    var nesting = Nesting()
 }
 
 /// What a descriptor asks of the graph compiler while it links.

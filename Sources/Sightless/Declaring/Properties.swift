@@ -153,6 +153,8 @@ public struct Properties<Instance>: Sendable {
         let rethrow = linker.rethrow
         return { instance, resolution in
             do {
+                try resolution.enterLevel()
+                defer { resolution.leaveLevel() }
                 for set in setters { try set(&instance, &resolution) }
             } catch {
                 throw rethrow(error)

@@ -47,7 +47,8 @@ struct GraphCompiler {
     }
 
     /// Links every new node, dependencies first. Call only on a graph that validated.
-    func link() throws(InjectionError) -> [AnyKey: AnyNode] {
+    /// - Returns: the nodes by key, and in the order they were linked.
+    func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
         let linked = LinkedNodes(existing: existing)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
@@ -69,7 +70,9 @@ struct GraphCompiler {
                 guard let recipe = graph.nodes[node].recipe else { continue }
                 let linker = Linker(key: recipe.key, nodes: linked)
                 do {
-                    linked.nodes[recipe.key] = try recipe.makeNode(linker, recipe.scope)
+                    let made = try recipe.makeNode(linker, recipe.scope)
+                    linked.nodes[recipe.key] = made
+                    linked.order.append(made)
                 } catch {
                     throw InjectionError.request(error, key: recipe.key)
                 }
@@ -78,7 +81,7 @@ struct GraphCompiler {
         for reference in linked.pendingReferences {
             reference.fill(linked.node(for:))
         }
-        return linked.nodes
+        return (linked.nodes, linked.order)
     }
 
     // MARK: - Discovery
@@ -130,6 +133,7 @@ final class LinkedNodes {
     var nodes: [AnyKey: AnyNode] = [:]
     /// References to the targets of deferred edges, filled once everything is linked.
     var pendingReferences: [PendingReference] = []
+    var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
 
     init(existing: @escaping (AnyKey) -> AnyNode?) {

@@ -42,6 +42,8 @@ public struct InjectionError: Error, CustomStringConvertible {
         case typeMismatch = "type mismatch"
         /// An initializer, closure or provider threw; ``Problem/underlying`` holds its error.
         case initializerFailed = "initializer failed"
+        /// Dependencies nest deeper than the requesting thread's stack can hold.
+        case tooDeep = "dependencies too deep"
 
         /// The kind as errors print it: `missing binding`, `dependency cycle`, …
         ///

@@ -43,7 +43,8 @@ public final class Injector: Sendable {
         }
         self.bindings = merged.bindings
         self.graph = compiler.graph
-        self.nodes = NodeTable(base: try compiler.link())
+        let linked = try compiler.link()
+        self.nodes = NodeTable(base: linked.nodes, linkOrder: linked.order)
     }
 
     /// Builds an injector from modules.
@@ -139,18 +140,20 @@ public final class Injector: Sendable {
 
     // MARK: - Resolving
 
-    func resolve<Value>(_ key: Key<Value>, active: [ObjectIdentifier]) throws(InjectionError) -> Value {
-        try resolve(key, active: active, recipe: nil)
+    func resolve<Value>(
+        _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting()
+    ) throws(InjectionError) -> Value {
+        try resolve(key, active: active, recipe: nil, nesting: nesting)
     }
 
     private func resolve<Value>(
-        _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?
+        _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?, nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: recipe)
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        var resolution = Resolution(injector: self, arguments: nil, active: active)
+        var resolution = Resolution(injector: self, arguments: nil, active: active, nesting: nesting)
         do {
             return try node.plan(&resolution)
         } catch {
@@ -159,16 +162,19 @@ public final class Injector: Sendable {
     }
 
     func resolve<Value, each Argument>(
-        _ key: Key<Value>, active: [ObjectIdentifier], arguments: repeat each Argument
+        _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
+        arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try run(try node(for: key, recipe: nil), key: key.erased, active: active, arguments: repeat each arguments)
+        try run(try node(for: key, recipe: nil), key: key.erased, active: active, nesting: nesting,
+                arguments: repeat each arguments)
     }
 
     /// Runs `body` with a fresh resolution of this injector.
     func run<Value>(
-        _ node: Node<Value>, active: [ObjectIdentifier], _ body: (inout Resolution) throws -> Value
+        _ node: Node<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
+        _ body: (inout Resolution) throws -> Value
     ) throws(InjectionError) -> Value {
-        var resolution = Resolution(injector: self, arguments: nil, active: active)
+        var resolution = Resolution(injector: self, arguments: nil, active: active, nesting: nesting)
         do {
             return try body(&resolution)
         } catch {
@@ -178,14 +184,15 @@ public final class Injector: Sendable {
 
     /// Builds a node's value with creation-time arguments.
     func run<Value, each Argument>(
-        _ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier], arguments: repeat each Argument
+        _ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
+        arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {
                 throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
             }
-            return try run(node, active: active) { resolution in try node.plan(&resolution) }
+            return try run(node, active: active, nesting: nesting) { resolution in try node.plan(&resolution) }
         }
         guard signature.slots.count == count else {
             throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
@@ -202,7 +209,8 @@ public final class Injector: Sendable {
                 let placer = ArgumentPlacer(signature: signature, buffer: base, key: key)
                 defer { placer.destroyPlaced() }
                 repeat try placer.place(each arguments)
-                var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active)
+                var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active,
+                                                nesting: nesting)
                 return try node.plan(&resolution)
             }
         } catch {
@@ -237,7 +245,7 @@ public final class Injector: Sendable {
                     for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
             }
             if let error = InjectionError(problems: compiler.validate()) { throw error }
-            let added = try compiler.link()
+            let added = try compiler.link().nodes
             guard let node = added[key] ?? lookup(key) else {
                 throw InjectionError(.missingBinding, key: key, message: "\(key) was compiled but not linked.",
                                      fix: "Report this as a bug in Sightless.")

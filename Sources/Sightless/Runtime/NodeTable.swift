@@ -16,9 +16,26 @@ final class NodeTable: @unchecked Sendable {
     /// Every snapshot ever published, so that a reader still using an older one never sees it
     /// freed. Guarded by `compiling`.
     private var snapshots: [Snapshot] = []
+    /// Releases the base nodes in an order that keeps every release shallow. Declared last:
+    /// Swift releases stored properties in declaration order, so this goes after `base`.
+    private let teardown: Teardown
 
-    init(base: [AnyKey: AnyNode]) {
+    /// Holds the nodes compiled with the injector, dependencies first, and releases them the
+    /// other way round. A node's plan holds its dependencies' plans, so releasing a deep chain's
+    /// nodes in any other order could free thousands of plans recursively, one inside the
+    /// other, and overflow the releasing thread's stack. Released dependents first, each plan
+    /// freed still has its dependencies held by their own nodes, and nothing recurses.
+    private final class Teardown {
+        private var order: [AnyNode]
+        init(_ order: [AnyNode]) { self.order = order }
+        deinit {
+            while order.popLast() != nil {}
+        }
+    }
+
+    init(base: [AnyKey: AnyNode], linkOrder: [AnyNode]) {
         self.base = base
+        self.teardown = Teardown(linkOrder)
     }
 
     /// The node of a key, if it has been compiled.

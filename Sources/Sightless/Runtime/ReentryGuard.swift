@@ -15,7 +15,9 @@ final class ReentryGuard: Sendable {
         resolution.active.append(id)
         defer { resolution.active.removeLast() }
         do {
-            return try body(Resolver(injector: resolution.injector, active: resolution.active))
+            try resolution.enterLevel(weight: StackGuard.closureWeight)
+            defer { resolution.leaveLevel(weight: StackGuard.closureWeight) }
+            return try body(Resolver(injector: resolution.injector, active: resolution.active, nesting: resolution.nesting))
         } catch {
             throw rethrow(error)
         }

@@ -19,10 +19,13 @@ public struct Resolver: Sendable {
     /// ```
     public let injector: Injector
     let active: [ObjectIdentifier]
+    /// The nesting of the request this resolver serves, so that its own requests count on.
+    let nesting: Nesting
 
-    init(injector: Injector, active: [ObjectIdentifier]) {
+    init(injector: Injector, active: [ObjectIdentifier], nesting: Nesting = Nesting()) {
         self.injector = injector
         self.active = active
+        self.nesting = nesting
     }
 
     /// The instance bound to a type's key.
@@ -31,7 +34,7 @@ public struct Resolver: Sendable {
     /// binder.bind(Session.self).to { resolver in Session(clock: try resolver.getInstance(Clock.self)) }
     /// ```
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active)
+        try injector.resolve(Key<Value>(), active: active, nesting: nesting)
     }
 
     /// The instance bound to a key.
@@ -40,7 +43,7 @@ public struct Resolver: Sendable {
     /// binder.bind(Api.self).to { resolver in HttpApi(endpoint: try resolver.getInstance(Key<String>(named: "endpoint"))) }
     /// ```
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active)
+        try injector.resolve(key, active: active, nesting: nesting)
     }
 
     /// A new instance of a type whose initializer has creation-time arguments, filled in order
@@ -52,7 +55,7 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ type: Value.Type, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active, arguments: repeat each arguments)
+        try injector.resolve(Key<Value>(), active: active, nesting: nesting, arguments: repeat each arguments)
     }
 
     /// A new instance for a key whose initializer has creation-time arguments, filled in order
@@ -64,6 +67,6 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active, arguments: repeat each arguments)
+        try injector.resolve(key, active: active, nesting: nesting, arguments: repeat each arguments)
     }
 }

@@ -11,6 +11,9 @@ struct DynamicDependencyRule: GraphRule {
             for edge in node.edges where edge.dependency.role != .target {
                 guard let target = edge.target else { continue }
                 let dynamic = graph.dynamicDependencies(of: target)
+                let isFactory = edge.isDeferred && edge.dependency.factoryArguments != nil
+                guard isFactory || !dynamic.isEmpty else { continue }
+                // Only now, with a problem likely: a path costs the depth of the graph.
                 let targetKey = graph.nodes[target].key
                 let path = graph.path(to: index) + [targetKey]
                 let slots = dynamic.map { "\($0.role): \($0.key.typeName)" }.joined(separator: ", ")

@@ -1,0 +1,196 @@
+import Foundation
+import Sightless
+import Testing
+
+// Builds the mistake behind each kind of InjectionError, exactly as Documentation/Errors.md
+// shows it, and checks that the message in Errors.md is the one a user sees. To refresh the
+// messages after changing one on purpose: SIGHTLESS_WRITE_ERRORS_DOC=1 swift test --filter ErrorsDocumentation
+//
+// The declarations pass the file and line that Errors.md shows, so that the "declared at" lines
+// do not depend on where this file's lines fall.
+
+private enum Examples {
+    protocol Api {}
+
+    final class Garage: Injectable {
+        static let initializer = Initializer(Garage.init, fileID: "App/Garage.swift", line: 4)
+    }
+
+    final class FeedService: Injectable {
+        init(api: any Api) {}
+        static let initializer = Initializer(FeedService.init(api:), fileID: "App/FeedService.swift", line: 8)
+    }
+
+    final class Screen: Injectable {
+        init(feed: FeedService) {}
+        static let initializer = Initializer(Screen.init(feed:), fileID: "App/Screen.swift", line: 6)
+    }
+
+    final class Parent: Injectable {
+        init(child: Child) {}
+        static let initializer = Initializer(Parent.init(child:), fileID: "App/Family.swift", line: 5)
+    }
+
+    final class Child: Injectable {
+        init(parent: Parent) {}
+        static let initializer = Initializer(Child.init(parent:), fileID: "App/Family.swift", line: 11)
+    }
+
+    final class Detail: Injectable {
+        init(garage: Garage, title: String) {}
+        static let initializer = Initializer(Detail.init(garage:title:), .inject, .dynamic,
+                                             fileID: "App/Detail.swift", line: 7)
+    }
+
+    final class Router: Injectable {
+        init(detail: Detail) {}
+        static let initializer = Initializer(Router.init(detail:), fileID: "App/Router.swift", line: 5)
+    }
+
+    enum DatabaseError: Error { case locked }
+
+    final class Database: Injectable {
+        init(path: String) throws { throw DatabaseError.locked }
+        static let initializer = Initializer(Database.init(path:), .named("databasePath"),
+                                             fileID: "App/Database.swift", line: 9)
+    }
+
+    final class Repository: Injectable {
+        init(database: Database) {}
+        static let initializer = Initializer(Repository.init(database:), fileID: "App/Repository.swift", line: 6)
+    }
+
+    final class Link: Sendable {}
+}
+
+/// What `body` threw.
+private func caught(_ body: () throws -> Void) -> InjectionError? {
+    do { try body() } catch { return error as? InjectionError }
+    return nil
+}
+
+/// The error each kind's mistake produces.
+private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
+    typealias Api = Examples.Api
+    typealias Garage = Examples.Garage
+    typealias Screen = Examples.Screen
+    typealias Parent = Examples.Parent
+    typealias Detail = Examples.Detail
+    typealias Router = Examples.Router
+    typealias Repository = Examples.Repository
+    typealias Link = Examples.Link
+    switch kind {
+    case .missingBinding:
+        return caught { _ = try Injector(Bindings { $0.bind(Screen.self, fileID: "App/AppModule.swift", line: 5) }) }
+    case .cyclicDependency:
+        return caught { _ = try Injector(Bindings { $0.bind(Parent.self, fileID: "App/AppModule.swift", line: 5) }) }
+    case .duplicateBinding:
+        return caught {
+            _ = try Injector(modules: [
+                Bindings { $0.bind(Key<String>(named: "endpoint"), fileID: "App/AppModule.swift", line: 6).to(instance: "https://example.com") },
+                Bindings { $0.bind(Key<String>(named: "endpoint"), fileID: "App/StagingModule.swift", line: 4).to(instance: "https://staging.example.com") },
+            ])
+        }
+    case .dynamicDependency:
+        return caught { _ = try Injector(Bindings { $0.bind(Router.self, fileID: "App/AppModule.swift", line: 5) }) }
+    case .scopeConflict:
+        return caught { _ = try Injector(Bindings { $0.bind(Detail.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) }) }
+    case .argumentCount:
+        let injector = try Injector(modules: [])
+        return caught { _ = try injector.getInstance(Detail.self) }
+    case .argumentType:
+        let injector = try Injector(modules: [])
+        return caught { _ = try injector.getInstance(Detail.self, arguments: 42) }
+    case .typeMismatch:
+        let injector = try Injector(Bindings { $0.bind((any Api).self, fileID: "App/AppModule.swift", line: 5).to(Garage.self) })
+        return caught { _ = try injector.getInstance((any Api).self) }
+    case .initializerFailed:
+        let injector = try Injector(Bindings {
+            $0.bind(Key<String>(named: "databasePath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/tmp/app.db")
+        })
+        return caught { _ = try injector.getInstance(Repository.self) }
+    case .tooDeep:
+        // A chain of closure bindings deeper than a 512 KiB stack holds.
+        let injector = try Injector(Bindings { binder in
+            for index in 0..<5_000 {
+                binder.bind(Key<Link>(named: "n\(index)")).to { resolver in
+                    index == 4_999 ? Link() : try resolver.getInstance(Key<Link>(named: "n\(index + 1)"))
+                }
+            }
+        })
+        let thrown = Locked<InjectionError?>(nil)
+        onThread(stackSize: 512 * 1024) {
+            let error = caught { _ = try injector.getInstance(Key<Link>(named: "n0")) }
+            thrown.withLock { $0 = error }
+        }
+        return thrown.withLock { $0 }
+    }
+}
+
+/// The text Errors.md shows for an error: its description, except that the path of `tooDeep`
+/// (one key per level) is shortened, and its numbers depend on the build and the thread.
+private func shown(_ error: InjectionError) -> String {
+    guard error.kind == .tooDeep else { return String(describing: error) }
+    return String(describing: error).split(separator: "\n").map { line in
+        line.hasPrefix("  path: ") ? "  path: Link(named: \"n0\") → Link(named: \"n1\") → … (one key per level)" : String(line)
+    }.joined(separator: "\n")
+}
+
+private func maskingNumbers(_ text: String) -> String {
+    text.replacingOccurrences(of: "[0-9]+", with: "#", options: .regularExpression)
+}
+
+private let errorsFile = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Documentation/Errors.md")
+
+/// The message blocks of Errors.md: a `<!-- message: kind -->` line, then a ```text block.
+private func messageBlocks(in document: String) -> [(kind: String, range: Range<String.Index>)] {
+    var blocks: [(String, Range<String.Index>)] = []
+    var searchFrom = document.startIndex
+    while let marker = document.range(of: "<!-- message: ", range: searchFrom..<document.endIndex),
+          let markerEnd = document.range(of: " -->", range: marker.upperBound..<document.endIndex),
+          let open = document.range(of: "```text\n", range: markerEnd.upperBound..<document.endIndex),
+          let close = document.range(of: "\n```", range: open.upperBound..<document.endIndex) {
+        blocks.append((String(document[marker.upperBound..<markerEnd.lowerBound]), open.upperBound..<close.lowerBound))
+        searchFrom = close.upperBound
+    }
+    return blocks
+}
+
+@Suite("Errors.md")
+struct ErrorsDocumentationTests {
+    @Test("Errors.md shows, for every kind of error, the message its mistake produces", .serialized,
+          arguments: InjectionError.Kind.allCases)
+    func messageMatches(kind: InjectionError.Kind) throws {
+        let document = try String(contentsOf: errorsFile, encoding: .utf8)
+        let thrown = try #require(try error(of: kind))
+        #expect(thrown.kind == kind)
+        #expect(thrown.problems.count == 1)
+        let block = messageBlocks(in: document).first { $0.kind == "\(kind)" }
+        let written = try #require(block.map { String(document[$0.range]) }, "Errors.md has no message block for \(kind)")
+        if kind == .tooDeep {
+            #expect(maskingNumbers(written) == maskingNumbers(shown(thrown)))
+        } else {
+            #expect(written == shown(thrown))
+        }
+    }
+
+    @Test("Errors.md has one section per kind of error, in the order of the kinds")
+    func everyKindDocumented() throws {
+        let document = try String(contentsOf: errorsFile, encoding: .utf8)
+        #expect(messageBlocks(in: document).map(\.kind) == InjectionError.Kind.allCases.map { "\($0)" })
+    }
+
+    @Test("SIGHTLESS_WRITE_ERRORS_DOC=1 rewrites the messages of Errors.md",
+          .enabled(if: ProcessInfo.processInfo.environment["SIGHTLESS_WRITE_ERRORS_DOC"] == "1"))
+    func rewriteMessages() throws {
+        var document = try String(contentsOf: errorsFile, encoding: .utf8)
+        for block in messageBlocks(in: document).reversed() {
+            guard let kind = InjectionError.Kind.allCases.first(where: { "\($0)" == block.kind }),
+                  let thrown = try error(of: kind) else { continue }
+            document.replaceSubrange(block.range, with: shown(thrown))
+        }
+        try document.write(to: errorsFile, atomically: true, encoding: .utf8)
+    }
+}
