@@ -146,11 +146,16 @@ public final class Injector: Sendable {
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
+        return try run(node, key: key.erased, active: active)
+    }
+
+    /// Runs the plan of a node that takes no creation-time arguments.
+    func run<Value>(_ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier] = []) throws(InjectionError) -> Value {
         var resolution = Resolution(injector: self, arguments: nil, active: active)
         do {
             return try node.plan(&resolution)
         } catch {
-            throw InjectionError.request(error, key: key.erased)
+            throw InjectionError.request(error, key: key)
         }
     }
 
@@ -184,7 +189,7 @@ public final class Injector: Sendable {
 
     /// The node of a key, compiled on its first request when the injector was built without it.
     @inline(__always)
-    private func node<Value>(for key: Key<Value>, recipe: (() -> Recipe)?) throws(InjectionError) -> Node<Value> {
+    func node<Value>(for key: Key<Value>, recipe: (() -> Recipe)?) throws(InjectionError) -> Node<Value> {
         let erased = key.erased
         let node: AnyNode
         if let compiled = nodes.node(for: erased) {
@@ -218,7 +223,7 @@ public final class Injector: Sendable {
         }
     }
 
-    private func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
+    func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
         let expected = signature?.slots.count ?? 0
         let takes = signature.map { "takes \(expected) creation-time argument\(expected == 1 ? "" : "s") (\($0.slotList))" }
             ?? "takes no creation-time arguments"

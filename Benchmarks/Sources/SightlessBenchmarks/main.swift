@@ -1,0 +1,187 @@
+import Foundation
+
+// Sightless against hand-wired code and Swinject, on the reference workload of
+// Documentation/Performance.md:
+//
+//     swift run -c release --package-path Benchmarks [--quick] [--json FILE] [--svg FILE] [--cases a,b]
+
+var arguments = CommandLine.arguments.dropFirst()
+var settings = Settings.full
+var mode = "full"
+var jsonPath: String?
+var svgPath: String?
+var selected: Set<String>?
+var profile: (name: String, contender: String, count: Int)?
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick":
+        settings = .quick
+        mode = "quick"
+    case "--json": jsonPath = arguments.popFirst()
+    case "--svg": svgPath = arguments.popFirst()
+    case "--profile":
+        // Runs one case of one contender a given number of times, untimed: for instruction
+        // counts under valgrind --tool=callgrind.
+        profile = (arguments.popFirst() ?? "", arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 0)
+    case "--cases": selected = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+    case "--help", "-h":
+        print("usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]")
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("unknown argument \(argument); see --help\n".utf8))
+        exit(2)
+    }
+}
+
+@MainActor func wants(_ name: String) -> Bool { selected?.contains(name) ?? true }
+
+if let profile {
+    do {
+        let contenders = try Contenders()
+        let sink = Sink()
+        let contender = Contender(rawValue: profile.contender) ?? .sightless
+        switch profile.name {
+        case "graph": try contenders.graph(contender, profile.count, sink)
+        case "leaf": try contenders.leaf(contender, profile.count, sink)
+        case "singleton": try contenders.singleton(contender, profile.count, sink)
+        case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
+        default: print("unknown case \(profile.name)")
+        }
+        print(sink.checksum)
+    } catch {
+        print("failed: \(error)")
+    }
+    exit(0)
+}
+
+do {
+    var report = Report(mode: mode, settings: settings)
+    let contenders = try Contenders()
+    let sink = Sink()
+
+    if wants("graph") {
+        for contender in Contender.allCases {
+            let sample = try measure(settings) { n in try contenders.graph(contender, n, sink) }
+            report.add(.init(name: "graph", contender: contender, sample: sample))
+        }
+    }
+    if wants("leaf") {
+        for contender in Contender.allCases {
+            let sample = try measure(settings) { n in try contenders.leaf(contender, n, sink) }
+            report.add(.init(name: "leaf", contender: contender, sample: sample))
+        }
+    }
+    if wants("singleton") {
+        for contender in Contender.allCases {
+            let sample = try measure(settings) { n in try contenders.singleton(contender, n, sink) }
+            report.add(.init(name: "singleton", contender: contender, sample: sample))
+        }
+        let sample = try measure(settings) { n in try contenders.singletonHandle(n, sink) }
+        report.add(.init(name: "singleton-handle", contender: .sightless, sample: sample))
+    }
+    sink.clear()
+
+    if wants("compile") {
+        for size in settings.compileSizes {
+            for shape in Shape.allCases {
+                let sightless = try compileTimes(settings, size: size) { try compileSightless(shape, size: size) }
+                report.add(.init(name: "compile-\(size)-\(shape)", contender: .sightless, sample: sightless))
+                if shape == .fan {
+                    let swinject = try compileTimes(settings, size: size) { try compileSwinject(size: size) }
+                    report.add(.init(name: "compile-\(size)-\(shape)", contender: .swinject, sample: swinject))
+                }
+            }
+        }
+    }
+
+    if wants("contended") {
+        for graph in [true, false] {
+            for contender in Contender.allCases {
+                let scaling = try contendedScaling(settings) { n, sink in
+                    try contenders.shared(contender, graph: graph, n, sink)
+                }
+                report.addScaling(name: graph ? "contended-graph" : "contended-singleton", contender: contender, scaling)
+            }
+        }
+    }
+
+    if wants("memory") {
+        for contender in Contender.allCases {
+            let memorySink = Sink()
+            try contenders.graph(contender, 1_000, memorySink)
+            let before = residentBytes()
+            try contenders.graph(contender, settings.memoryRequests, memorySink)
+            memorySink.clear()
+            let after = residentBytes()
+            report.addMemory(contender: contender, requests: settings.memoryRequests, before: before, after: after)
+        }
+    }
+
+    print(report.table())
+    if let jsonPath { try report.json().write(to: URL(fileURLWithPath: jsonPath)) }
+    if let svgPath { try report.svg().write(toFile: svgPath, atomically: true, encoding: .utf8) }
+} catch {
+    FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+    exit(1)
+}
+
+/// Times building an injector of `size` bindings and resolving its deepest key, on a large
+/// stack: enough builds per round to fill a round, `settings.compileRounds` rounds.
+func compileTimes(_ settings: Settings, size: Int, _ build: @escaping @Sendable () throws -> Link) throws -> Sample {
+    let result: Result<Sample, any Error> = onLargeStack {
+        Result {
+            var keep: Link?
+            var roundSettings = settings
+            roundSettings.rounds = settings.compileRounds
+            let sample = try measure(roundSettings) { n in
+                for _ in 0..<n { keep = try build() }
+            }
+            // Free the last chain here, on the large stack: releasing it recurses once per link.
+            keep = nil
+            _ = keep
+            return sample
+        }
+    }
+    return try result.get()
+}
+
+/// Throughput of two threads running the case at once, against one thread running it alone.
+func contendedScaling(_ settings: Settings, _ batch: @escaping @Sendable (Int, Sink) throws -> Void) throws -> Scaling {
+    // Find how many operations fill the time of one round on one thread.
+    let calibrationSink = Sink()
+    var roundSettings = settings
+    roundSettings.roundNanoseconds = settings.contendedNanoseconds
+    roundSettings.rounds = 1
+    let single = try measure(roundSettings) { n in try batch(n, calibrationSink) }
+    calibrationSink.clear()
+    let n = max(1, Int(Double(settings.contendedNanoseconds) / single.best))
+    let failure = FailureBox()
+    var ratios: [Double] = []
+    var oneThread: [Double] = []
+    var twoThreads: [Double] = []
+    for _ in 0..<settings.rounds {
+        let alone = runThreads(1) { _ in failure.run { let sink = Sink(); try batch(n, sink) } }
+        let together = runThreads(2) { _ in failure.run { let sink = Sink(); try batch(n, sink) } }
+        let throughputAlone = Double(n) / Double(alone)
+        let throughputTogether = Double(2 * n) / Double(together)
+        oneThread.append(Double(alone) / Double(n))
+        twoThreads.append(Double(together) / Double(2 * n))
+        ratios.append(throughputTogether / throughputAlone)
+    }
+    try failure.check()
+    return Scaling(ratios: ratios, oneThread: Sample(perOperation: oneThread), twoThreads: Sample(perOperation: twoThreads))
+}
+
+/// The first error thrown on a worker thread.
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+
+    func run(_ body: () throws -> Void) {
+        do { try body() } catch { lock.withLock { self.error = self.error ?? error } }
+    }
+
+    func check() throws {
+        if let error = lock.withLock({ error }) { throw error }
+    }
+}
