@@ -3,9 +3,11 @@
 // the injector is built; resolving then only runs plans.
 
 /// A compiled way to produce one value. Plans call each other directly: no lookup, no cast.
+@usableFromInline
 typealias Plan<Value> = (inout Resolution) throws -> Value
 
 /// The state of one `getInstance` call, passed down through the plans it runs.
+@usableFromInline
 struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     unowned(unsafe) let injector: Injector
@@ -18,6 +20,7 @@ struct Resolution {
 }
 
 /// What a descriptor asks of the graph compiler while it links.
+@usableFromInline
 protocol Linking: AnyObject {
     /// The plan that produces the value of a (non-dynamic) dependency.
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value>

@@ -2,6 +2,7 @@
 /// lies in the buffer a request fills. Requests place arguments of the exact slot type with a
 /// comparison of type identities, and anything else (a `String` for a `String?` slot, a
 /// subclass, a protocol's conformer) with one checked conversion.
+@usableFromInline
 final class DynamicSignature: Sendable {
     struct Slot: Sendable {
         let dependency: Dependency
@@ -57,8 +58,8 @@ final class DynamicSignature: Sendable {
 }
 
 /// Places the arguments of one request into the buffer its signature describes, and destroys
-/// them afterwards.
-final class ArgumentPlacer {
+/// them afterwards. A struct, so that a request allocates nothing for it.
+struct ArgumentPlacer {
     private let signature: DynamicSignature
     private let buffer: UnsafeMutableRawPointer
     private let key: AnyKey
@@ -70,7 +71,7 @@ final class ArgumentPlacer {
         self.key = key
     }
 
-    func place<Argument>(_ argument: Argument) throws(InjectionError) {
+    mutating func place<Argument>(_ argument: Argument) throws(InjectionError) {
         let slot = signature.slots[placed]
         let pointer = buffer + slot.offset
         if ObjectIdentifier(Argument.self) == ObjectIdentifier(slot.type) {

@@ -167,35 +167,51 @@ public final class Injector: Sendable {
         guard let signature = node.signature, signature.slots.count == count else {
             throw argumentCountError(key.erased, signature: node.signature, passed: packTypeNames(repeat each arguments))
         }
+        // Arguments that fit go in a buffer on the stack; a request allocates nothing else.
+        typealias Inline = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
         do {
-            return try withUnsafeTemporaryAllocation(
-                byteCount: max(signature.byteCount, 1), alignment: signature.alignment
-            ) { buffer in
-                // A non-empty buffer always has a base address.
-                guard let base = buffer.baseAddress else {
-                    throw InjectionError(.argumentCount, key: key.erased, message: "No memory for the arguments of \(key).",
-                                         fix: "Report this as a bug in Sightless.")
+            if signature.byteCount <= MemoryLayout<Inline>.size, signature.alignment <= MemoryLayout<Inline>.alignment {
+                var storage: Inline = (0, 0, 0, 0, 0, 0, 0, 0)
+                return try withUnsafeMutableBytes(of: &storage) { buffer in
+                    // A buffer of 64 bytes always has a base address.
+                    guard let base = buffer.baseAddress else {
+                        throw InjectionError(.argumentCount, key: key.erased, message: "No memory for the arguments of \(key).",
+                                             fix: "Report this as a bug in Sightless.")
+                    }
+                    return try run(node, key: key.erased, signature: signature, buffer: base, active: active,
+                                   arguments: repeat each arguments)
                 }
-                let placer = ArgumentPlacer(signature: signature, buffer: base, key: key.erased)
-                defer { placer.destroyPlaced() }
-                repeat try placer.place(each arguments)
-                var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active)
-                return try node.plan(&resolution)
             }
+            let base = UnsafeMutableRawPointer.allocate(byteCount: signature.byteCount, alignment: signature.alignment)
+            defer { base.deallocate() }
+            return try run(node, key: key.erased, signature: signature, buffer: base, active: active,
+                           arguments: repeat each arguments)
         } catch {
             throw InjectionError.request(error, key: key.erased)
         }
     }
 
+    /// Places the arguments into `buffer`, runs the plan, and destroys the arguments.
+    @inline(__always)
+    private func run<Value, each Argument>(
+        _ node: Node<Value>, key: AnyKey, signature: DynamicSignature, buffer: UnsafeMutableRawPointer,
+        active: [ObjectIdentifier], arguments: repeat each Argument
+    ) throws -> Value {
+        var placer = ArgumentPlacer(signature: signature, buffer: buffer, key: key)
+        defer { placer.destroyPlaced() }
+        repeat try placer.place(each arguments)
+        var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(buffer), active: active)
+        return try node.plan(&resolution)
+    }
+
     /// The node of a key, compiled on its first request when the injector was built without it.
     @inline(__always)
     func node<Value>(for key: Key<Value>, recipe: (() -> Recipe)?) throws(InjectionError) -> Node<Value> {
-        let erased = key.erased
         let node: AnyNode
-        if let compiled = nodes.node(for: erased) {
-            node = compiled
+        if let compiled = nodes.unmanagedNode(type: Value.self, name: key.name) {
+            node = compiled.takeUnretainedValue()
         } else {
-            node = try compileOnFirstRequest(erased, recipe: recipe)
+            node = try compileOnFirstRequest(key.erased, recipe: recipe)
         }
         // The node of a key whose type is Value is always a Node<Value>.
         return unsafeDowncast(node, to: Node<Value>.self)

@@ -25,7 +25,7 @@ final class Node<Value>: AnyNode, @unchecked Sendable {
         case .unscoped:
             return Node(key: key, plan: plan, signature: signature)
         case .singleton:
-            let storage = SingletonStorage<Value>(key: key)
+            let storage = SingletonStorage(key: key)
             return Node(key: key, plan: { resolution in try storage.instance(&resolution, build: plan) }, signature: signature)
         }
     }

@@ -2,23 +2,36 @@ import Synchronization
 
 /// Keeps the one instance of a singleton binding: a lock-free read once it exists, and a lock
 /// only while it is first built, so it is built exactly once however many threads ask.
-final class SingletonStorage<Value>: @unchecked Sendable {
-    private let stored = AtomicLazyReference<UncheckedBox<Value>>()
+///
+/// The instance lives in memory of its own, published by an atomic pointer. Nothing here is
+/// generic over the value's type, so reading it asks the runtime for no type metadata (an
+/// `AtomicLazyReference` of a generic box does, on every read).
+final class SingletonStorage: @unchecked Sendable {
+    private let stored = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// Serializes the first build; also guards `destroy`.
     private let lock = Mutex<Void>(())
+    /// Frees the instance with the storage; set once, under the lock, when it is stored.
+    private var destroy: ((UnsafeMutableRawPointer) -> Void)?
     private let key: AnyKey
 
     init(key: AnyKey) {
         self.key = key
     }
 
+    deinit {
+        if let pointer = stored.load(ordering: .acquiring) { destroy?(pointer) }
+    }
+
     @inline(__always)
-    func instance(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
-        if let box = stored.load() { return box.value }
+    func instance<Value>(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
+        if let pointer = stored.load(ordering: .acquiring) {
+            return pointer.assumingMemoryBound(to: Value.self).pointee
+        }
         return try create(&resolution, build: build)
     }
 
     @inline(never)
-    private func create(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
+    private func create<Value>(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
         let id = ObjectIdentifier(self)
         // Only a closure or provider binding can lead back here while the instance is being
         // built (the compiled graph has no cycles); fail instead of waiting on our own lock.
@@ -30,20 +43,28 @@ final class SingletonStorage<Value>: @unchecked Sendable {
         }
         var failure: (any Error)?
         lock.withLock { _ in
-            guard stored.load() == nil else { return }
+            guard stored.load(ordering: .acquiring) == nil else { return }
             resolution.active.append(id)
             defer { resolution.active.removeLast() }
             do {
-                _ = stored.storeIfNil(UncheckedBox(try build(&resolution)))
+                let value = try build(&resolution)
+                let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+                pointer.initialize(to: value)
+                destroy = { raw in
+                    let typed = raw.assumingMemoryBound(to: Value.self)
+                    typed.deinitialize(count: 1)
+                    typed.deallocate()
+                }
+                stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
-        guard let box = stored.load() else {
+        guard let pointer = stored.load(ordering: .acquiring) else {
             throw InjectionError(.initializerFailed, key: key, message: "The singleton \(key) was not stored.",
                                  fix: "Report this as a bug in Sightless.")
         }
-        return box.value
+        return pointer.assumingMemoryBound(to: Value.self).pointee
     }
 }
