@@ -53,31 +53,46 @@ func now() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
-/// Times `batch(n)`, which must run the operation `n` times: finds an `n` that fills a round,
-/// warms up, then measures `settings.rounds` rounds.
-func measure(_ settings: Settings, _ batch: (Int) throws -> Void) rethrows -> Sample {
+/// Finds how many runs of `batch` fill a round; calibrating doubles as the warm-up.
+func calibrate(_ settings: Settings, _ batch: (Int) throws -> Void) rethrows -> Int {
     var iterations = 1
-    // Calibrating is the warm-up: it runs until one batch fills a tenth of a round.
     while true {
         let start = now()
         try batch(iterations)
         let elapsed = now() - start
         if elapsed >= settings.roundNanoseconds / 10 {
             let perOperation = Double(elapsed) / Double(iterations)
-            iterations = max(1, Int(Double(settings.roundNanoseconds) / perOperation))
-            break
+            return max(1, Int(Double(settings.roundNanoseconds) / perOperation))
         }
         iterations *= elapsed == 0 ? 16 : min(16, max(2, Int(settings.roundNanoseconds / 10 / elapsed) + 1))
     }
-    try batch(iterations)
-    var sample = Sample(perOperation: [])
-    for _ in 0..<settings.rounds {
-        let start = now()
-        try batch(iterations)
-        let elapsed = now() - start
-        sample.perOperation.append(Double(elapsed) / Double(iterations))
+}
+
+/// Times `batch(n)`, which must run the operation `n` times: warms up, then measures
+/// `settings.rounds` rounds that each fill `settings.roundNanoseconds`.
+func measure(_ settings: Settings, _ batch: (Int) throws -> Void) throws -> Sample {
+    try withoutActuallyEscaping(batch) { batch in try measure(settings, [batch])[0] }
+}
+
+/// Times several batches of the same case, one round of each in turn, so that a change in the
+/// machine's load while the case runs falls on every contender alike.
+func measure(_ settings: Settings, _ batches: [(Int) throws -> Void]) throws -> [Sample] {
+    var iterations: [Int] = []
+    for batch in batches {
+        let count = try calibrate(settings, batch)
+        try batch(count)
+        iterations.append(count)
     }
-    return sample
+    var samples = Array(repeating: Sample(perOperation: []), count: batches.count)
+    for _ in 0..<settings.rounds {
+        for (index, batch) in batches.enumerated() {
+            let start = now()
+            try batch(iterations[index])
+            let elapsed = now() - start
+            samples[index].perOperation.append(Double(elapsed) / Double(iterations[index]))
+        }
+    }
+    return samples
 }
 
 /// Runs `body(thread)` on `count` new threads that start together; returns the wall time from

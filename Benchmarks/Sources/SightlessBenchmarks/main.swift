@@ -59,25 +59,27 @@ do {
     let contenders = try Contenders()
     let sink = Sink()
 
+    // The contenders of a case take their rounds in turn (see `measure`).
     if wants("graph") {
-        for contender in Contender.allCases {
-            let sample = try measure(settings) { n in try contenders.graph(contender, n, sink) }
-            report.add(.init(name: "graph", contender: contender, sample: sample))
-        }
+        let samples = try measure(settings, Contender.allCases.map { contender in { n in try contenders.graph(contender, n, sink) } })
+        for (contender, sample) in zip(Contender.allCases, samples) { report.add(.init(name: "graph", contender: contender, sample: sample)) }
     }
     if wants("leaf") {
-        for contender in Contender.allCases {
-            let sample = try measure(settings) { n in try contenders.leaf(contender, n, sink) }
-            report.add(.init(name: "leaf", contender: contender, sample: sample))
-        }
+        let samples = try measure(settings, Contender.allCases.map { contender in { n in try contenders.leaf(contender, n, sink) } })
+        for (contender, sample) in zip(Contender.allCases, samples) { report.add(.init(name: "leaf", contender: contender, sample: sample)) }
     }
     if wants("singleton") {
-        for contender in Contender.allCases {
-            let sample = try measure(settings) { n in try contenders.singleton(contender, n, sink) }
-            report.add(.init(name: "singleton", contender: contender, sample: sample))
-        }
-        let sample = try measure(settings) { n in try contenders.singletonHandle(n, sink) }
-        report.add(.init(name: "singleton-handle", contender: .sightless, sample: sample))
+        let batches: [(Int) throws -> Void] = [
+            { n in try contenders.singleton(.handWired, n, sink) },
+            { n in try contenders.singleton(.sightless, n, sink) },
+            { n in try contenders.singletonHandle(n, sink) },
+            { n in try contenders.singleton(.swinject, n, sink) },
+        ]
+        let samples = try measure(settings, batches)
+        report.add(.init(name: "singleton", contender: .handWired, sample: samples[0]))
+        report.add(.init(name: "singleton", contender: .sightless, sample: samples[1]))
+        report.add(.init(name: "singleton-handle", contender: .sightless, sample: samples[2]))
+        report.add(.init(name: "singleton", contender: .swinject, sample: samples[3]))
     }
     sink.clear()
 

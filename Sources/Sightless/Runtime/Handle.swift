@@ -17,6 +17,7 @@ extension Injector {
     public struct Handle<Value>: Sendable {
         let injector: Injector
         let node: Node<Value>
+        @usableFromInline let singleton: SingletonStorage?
 
         /// The instance for the handle's key.
         ///
@@ -27,7 +28,17 @@ extension Injector {
         ///
         /// - Throws: an ``InjectionError`` when building the instance fails, as
         ///   ``Injector/getInstance(_:)-(Value.Type)`` would.
+        @inlinable
         public func get() throws(InjectionError) -> Value {
+            // An existing singleton is read where the handle is used, specialized for its type.
+            if let pointer = singleton?.instancePointer {
+                return pointer.assumingMemoryBound(to: Value.self).pointee
+            }
+            return try build()
+        }
+
+        @usableFromInline
+        func build() throws(InjectionError) -> Value {
             try injector.run(node, key: node.key)
         }
     }
@@ -57,6 +68,6 @@ extension Injector {
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        return Handle(injector: self, node: node)
+        return Handle(injector: self, node: node, singleton: node.singleton)
     }
 }

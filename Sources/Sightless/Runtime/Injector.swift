@@ -143,6 +143,9 @@ public final class Injector: Sendable {
         _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: recipe)
+        if let pointer = node.singleton?.instancePointer {
+            return pointer.assumingMemoryBound(to: Value.self).pointee
+        }
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }

@@ -14,9 +14,13 @@ class AnyNode: @unchecked Sendable {
 /// may run it.
 final class Node<Value>: AnyNode, @unchecked Sendable {
     let plan: Plan<Value>
+    /// The instance storage of a singleton node, read directly once the instance exists: the
+    /// fast path of requests and handles, with no closure call.
+    let singleton: SingletonStorage?
 
-    init(key: AnyKey, plan: @escaping Plan<Value>, signature: DynamicSignature?) {
+    init(key: AnyKey, plan: @escaping Plan<Value>, signature: DynamicSignature?, singleton: SingletonStorage? = nil) {
         self.plan = plan
+        self.singleton = singleton
         super.init(key: key, signature: signature)
     }
 
@@ -26,7 +30,8 @@ final class Node<Value>: AnyNode, @unchecked Sendable {
             return Node(key: key, plan: plan, signature: signature)
         case .singleton:
             let storage = SingletonStorage(key: key)
-            return Node(key: key, plan: { resolution in try storage.instance(&resolution, build: plan) }, signature: signature)
+            return Node(key: key, plan: { resolution in try storage.instance(&resolution, build: plan) },
+                        signature: signature, singleton: storage)
         }
     }
 }

@@ -6,8 +6,9 @@ import Synchronization
 /// The instance lives in memory of its own, published by an atomic pointer. Nothing here is
 /// generic over the value's type, so reading it asks the runtime for no type metadata (an
 /// `AtomicLazyReference` of a generic box does, on every read).
+@usableFromInline
 final class SingletonStorage: @unchecked Sendable {
-    private let stored = Atomic<UnsafeMutableRawPointer?>(nil)
+    @usableFromInline let stored = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Serializes the first build; also guards `destroy`.
     private let lock = Mutex<Void>(())
     /// Frees the instance with the storage; set once, under the lock, when it is stored.
@@ -20,6 +21,12 @@ final class SingletonStorage: @unchecked Sendable {
 
     deinit {
         if let pointer = stored.load(ordering: .acquiring) { destroy?(pointer) }
+    }
+
+    /// Where the instance lives, once it exists.
+    @inlinable @inline(__always)
+    var instancePointer: UnsafeMutableRawPointer? {
+        stored.load(ordering: .acquiring)
     }
 
     @inline(__always)
