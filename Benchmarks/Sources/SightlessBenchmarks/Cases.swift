@@ -108,10 +108,17 @@ enum Shape: String, CaseIterable {
     case fan
 }
 
+/// What a compile case built: the container, and the deepest object. Both are freed after the
+/// clock stops, so tearing them down is not counted.
+struct Built: @unchecked Sendable {
+    let container: AnyObject
+    let deepest: Link
+}
+
 /// Binds `size` named keys: in a chain each key needs the one before it, in a fan each one
 /// needs the same singleton. Builds the injector, validating all of it, and resolves the
 /// deepest key.
-func compileSightless(_ shape: Shape, size: Int) throws -> Link {
+func compileSightless(_ shape: Shape, size: Int) throws -> Built {
     struct Generated: Module {
         let shape: Shape
         let size: Int
@@ -133,16 +140,16 @@ func compileSightless(_ shape: Shape, size: Int) throws -> Link {
         }
     }
     let injector = try Injector(modules: [Generated(shape: shape, size: size)])
-    return try injector.getInstance(Key<Link>(named: String(size - 1)))
+    return Built(container: injector, deepest: try injector.getInstance(Key<Link>(named: String(size - 1))))
 }
 
 /// Swinject's fan: registering is all it does before the first request. Its chain is not
 /// measured: Swinject stops any request deeper than 200 levels with a fatalError.
-func compileSwinject(size: Int) throws -> Link {
+func compileSwinject(size: Int) throws -> Built {
     let container = Container(defaultObjectScope: .transient)
     container.register(Link.self, name: "root") { _ in Link(next: nil) }.inObjectScope(.container)
     for index in 1..<size {
         container.register(Link.self, name: String(index)) { r in Link(next: r.resolve(Link.self, name: "root")!) }
     }
-    return try unwrap(container.resolve(Link.self, name: String(size - 1)), "the last link")
+    return Built(container: container, deepest: try unwrap(container.resolve(Link.self, name: String(size - 1)), "the last link"))
 }

@@ -45,6 +45,8 @@ if let profile {
         case "leaf": try contenders.leaf(contender, profile.count, sink)
         case "singleton": try contenders.singleton(contender, profile.count, sink)
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
+        case "compile-chain": _ = try onLargeStack { try? compileSightless(.chain, size: profile.count) }
+        case "compile-fan": _ = try onLargeStack { try? compileSightless(.fan, size: profile.count) }
         default: print("unknown case \(profile.name)")
         }
         print(sink.checksum)
@@ -128,19 +130,26 @@ do {
 }
 
 /// Times building an injector of `size` bindings and resolving its deepest key, on a large
-/// stack: enough builds per round to fill a round, `settings.compileRounds` rounds.
-func compileTimes(_ settings: Settings, size: Int, _ build: @escaping @Sendable () throws -> Link) throws -> Sample {
+/// stack: each round adds up single builds until they fill a round; freeing each build happens
+/// after its clock stops.
+func compileTimes(_ settings: Settings, size: Int, _ build: @escaping @Sendable () throws -> Built) throws -> Sample {
     let result: Result<Sample, any Error> = onLargeStack {
         Result {
-            var keep: Link?
-            var roundSettings = settings
-            roundSettings.rounds = settings.compileRounds
-            let sample = try measure(roundSettings) { n in
-                for _ in 0..<n { keep = try build() }
+            var kept = try build()   // warm-up
+            defer { _ = kept }
+            var sample = Sample(perOperation: [])
+            for _ in 0..<settings.compileRounds {
+                var total: UInt64 = 0
+                var count = 0
+                while count == 0 || total < settings.roundNanoseconds {
+                    let start = now()
+                    let built = try build()
+                    total += now() - start
+                    kept = built   // frees the previous build, off the clock
+                    count += 1
+                }
+                sample.perOperation.append(Double(total) / Double(count))
             }
-            // Free the last chain here, on the large stack: releasing it recurses once per link.
-            keep = nil
-            _ = keep
             return sample
         }
     }

@@ -81,7 +81,7 @@ struct NodeIndex: @unchecked Sendable {
         let mask = capacity - 1
         for (key, node) in dictionary {
             let type = UInt(bitPattern: ObjectIdentifier(key.type))
-            var slot = Self.slot(of: type, mask: mask)
+            var slot = Self.slot(of: type, name: key.name, mask: mask)
             while entries[slot].type != 0 { slot = (slot + 1) & mask }
             entries[slot] = Entry(type: type, name: key.name, node: .passUnretained(node))
         }
@@ -91,9 +91,12 @@ struct NodeIndex: @unchecked Sendable {
     }
 
     @inline(__always)
-    private static func slot(of type: UInt, mask: Int) -> Int {
+    private static func slot(of type: UInt, name: String?, mask: Int) -> Int {
         // Fibonacci hashing: type identities are aligned addresses, so mix the high bits down.
-        Int(truncatingIfNeeded: (type &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        // Only named keys (many may share a type) pay for hashing their name.
+        var mixed = type
+        if let name { mixed ^= UInt(bitPattern: name.hashValue) }
+        return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
     @inline(__always)
@@ -101,7 +104,7 @@ struct NodeIndex: @unchecked Sendable {
         let identity = UInt(bitPattern: ObjectIdentifier(type))
         let mask = mask
         return entries.withUnsafeBufferPointer { entries in
-            var slot = Self.slot(of: identity, mask: mask)
+            var slot = Self.slot(of: identity, name: name, mask: mask)
             while true {
                 let entryType = entries[slot].type
                 if entryType == 0 { return nil }
