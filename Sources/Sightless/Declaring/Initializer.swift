@@ -217,7 +217,8 @@ func linkArguments<each Argument>(
     _ dependencies: [Dependency], _ linker: any Linking, as types: repeat (each Argument).Type
 ) throws -> FrozenPlans {
     let plans = PlanList()
-    repeat plans.add(try linkArgument(dependencies, at: plans.count + 1, as: (each types), linker))
+    repeat plans.add(try linkArgument(dependencies, at: plans.count + 1, as: (each types), linker),
+                     singleton: dependencies[plans.count].isDynamic ? nil : linker.singleton(for: dependencies[plans.count]))
     return plans.frozen
 }
 
@@ -241,8 +242,8 @@ final class PlanList {
 
     var count: Int { boxes.count }
 
-    func add<Value>(_ plan: @escaping Plan<Value>) {
-        boxes.append(PlanBox(plan))
+    func add<Value>(_ plan: @escaping Plan<Value>, singleton: SingletonStorage?) {
+        boxes.append(PlanBox(plan, singleton: singleton))
     }
 
     var frozen: FrozenPlans { FrozenPlans(boxes) }
@@ -252,7 +253,13 @@ final class PlanList {
 @usableFromInline
 final class PlanBox<Value> {
     @usableFromInline let plan: Plan<Value>
-    init(_ plan: @escaping Plan<Value>) { self.plan = plan }
+    /// The dependency's singleton storage, when it is one.
+    @usableFromInline let singleton: SingletonStorage?
+
+    init(_ plan: @escaping Plan<Value>, singleton: SingletonStorage?) {
+        self.plan = plan
+        self.singleton = singleton
+    }
 }
 
 /// The linked argument plans of an initializer; read without reference counting.
@@ -290,7 +297,12 @@ struct PlanCursor {
         let box = base[index]
         index += 1
         return try box._withUnsafeGuaranteedRef { object in
-            try unsafeDowncast(object, to: PlanBox<Value>.self).plan(&resolution)
+            let box = unsafeDowncast(object, to: PlanBox<Value>.self)
+            // An existing singleton is read here, specialized for its type.
+            if let pointer = box.singleton?.instancePointer {
+                return pointer.assumingMemoryBound(to: Value.self).pointee
+            }
+            return try box.plan(&resolution)
         }
     }
 }

@@ -27,6 +27,9 @@ protocol Linking: AnyObject {
     /// The plan for an optional dependency whose `Optional` key has no binding of its own:
     /// it builds the wrapped key when that has a binding, and gives `nil` when it has none.
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?>
+    /// The storage of a dependency bound as a singleton, which a plan may read directly once
+    /// the instance exists; `nil` for any other dependency.
+    func singleton(for dependency: Dependency) -> SingletonStorage?
     /// The plan that reads the next creation-time argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
     /// The creation-time arguments requested so far by the node being linked (or, for an

@@ -3,10 +3,14 @@ class AnyNode: @unchecked Sendable {
     let key: AnyKey
     /// The creation-time arguments a request for this key must bring, or `nil`.
     let signature: DynamicSignature?
+    /// The instance storage of a singleton node, read directly once the instance exists: the
+    /// fast path of requests, handles and initializer arguments, with no closure call.
+    let singleton: SingletonStorage?
 
-    init(key: AnyKey, signature: DynamicSignature?) {
+    init(key: AnyKey, signature: DynamicSignature?, singleton: SingletonStorage? = nil) {
         self.key = key
         self.signature = signature
+        self.singleton = singleton
     }
 }
 
@@ -14,14 +18,10 @@ class AnyNode: @unchecked Sendable {
 /// may run it.
 final class Node<Value>: AnyNode, @unchecked Sendable {
     let plan: Plan<Value>
-    /// The instance storage of a singleton node, read directly once the instance exists: the
-    /// fast path of requests and handles, with no closure call.
-    let singleton: SingletonStorage?
 
     init(key: AnyKey, plan: @escaping Plan<Value>, signature: DynamicSignature?, singleton: SingletonStorage? = nil) {
         self.plan = plan
-        self.singleton = singleton
-        super.init(key: key, signature: signature)
+        super.init(key: key, signature: signature, singleton: singleton)
     }
 
     static func scoped(key: AnyKey, scope: Scope, plan: @escaping Plan<Value>, signature: DynamicSignature?) -> Node {
