@@ -64,7 +64,10 @@ public final class Injector: Sendable {
     /// let feed = try injector.getInstance(FeedService.self)
     /// ```
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        try resolve(Key<Value>(), active: [])
+        if let pointer = nodes.singletonPointer(type: Value.self, name: nil) {
+            return pointer.assumingMemoryBound(to: Value.self).pointee
+        }
+        return try resolve(Key<Value>(), active: [])
     }
 
     /// The instance for a key.
@@ -73,7 +76,10 @@ public final class Injector: Sendable {
     /// let endpoint = try injector.getInstance(Key<String>(named: "endpoint"))
     /// ```
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        try resolve(key, active: [])
+        if let pointer = nodes.singletonPointer(type: Value.self, name: key.name) {
+            return pointer.assumingMemoryBound(to: Value.self).pointee
+        }
+        return try resolve(key, active: [])
     }
 
     /// A new instance of a type whose initializer has creation-time (`.dynamic`) arguments,

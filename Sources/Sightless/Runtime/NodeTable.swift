@@ -40,6 +40,15 @@ final class NodeTable: @unchecked Sendable {
         return snapshot._withUnsafeGuaranteedRef { $0.index.node(type: type, name: name) }
     }
 
+    /// Where the instance of a key's singleton lives, when the key is compiled, bound as a
+    /// singleton, and already built: the fast path of a request, with no reference counting.
+    @inline(__always)
+    func singletonPointer(type: Any.Type, name: String?) -> UnsafeMutableRawPointer? {
+        unmanagedNode(type: type, name: name)?._withUnsafeGuaranteedRef { node in
+            node.singleton?.instancePointer
+        }
+    }
+
     /// Runs `compile` alone, and publishes the nodes it returns.
     func compileOnce<Result>(
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode])
