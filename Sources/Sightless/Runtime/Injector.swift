@@ -64,10 +64,7 @@ public final class Injector: Sendable {
     /// let feed = try injector.getInstance(FeedService.self)
     /// ```
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        if let pointer = nodes.singletonPointer(type: Value.self, name: nil) {
-            return pointer.assumingMemoryBound(to: Value.self).pointee
-        }
-        return try resolve(Key<Value>(), active: [])
+        try request(Value.self, name: nil)
     }
 
     /// The instance for a key.
@@ -76,10 +73,7 @@ public final class Injector: Sendable {
     /// let endpoint = try injector.getInstance(Key<String>(named: "endpoint"))
     /// ```
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        if let pointer = nodes.singletonPointer(type: Value.self, name: key.name) {
-            return pointer.assumingMemoryBound(to: Value.self).pointee
-        }
-        return try resolve(key, active: [])
+        try request(Value.self, name: key.name)
     }
 
     /// A new instance of a type whose initializer has creation-time (`.dynamic`) arguments,
@@ -140,6 +134,28 @@ public final class Injector: Sendable {
     }
 
     // MARK: - Resolving
+
+    /// A request without creation-time arguments. Its fast path finds the compiled node in one
+    /// probe of the root table and, holding no reference to it, reads an existing singleton or
+    /// runs the plan; anything else (a first request, a misuse) takes the general path.
+    @inline(__always)
+    private func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
+        let found: Unmanaged<AnyNode>
+        switch nodes.shortcut(type: Value.self, name: name) {
+        case .singleton(let pointer): return pointer.assumingMemoryBound(to: Value.self).pointee
+        case .run(let node): found = node
+        case .none: return try resolve(Key<Value>(named: name), active: [])
+        }
+        var resolution = Resolution(injector: self, arguments: nil, active: [])
+        do {
+            return try found._withUnsafeGuaranteedRef { node in
+                // The node of a key whose type is Value is always a Node<Value>.
+                try unsafeDowncast(node, to: Node<Value>.self).plan(&resolution)
+            }
+        } catch {
+            throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
+        }
+    }
 
     func resolve<Value>(_ key: Key<Value>, active: [ObjectIdentifier]) throws(InjectionError) -> Value {
         try resolve(key, active: active, recipe: nil)

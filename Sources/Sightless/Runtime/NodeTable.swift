@@ -40,12 +40,23 @@ final class NodeTable: @unchecked Sendable {
         return snapshot._withUnsafeGuaranteedRef { $0.index.node(type: type, name: name) }
     }
 
-    /// Where the instance of a key's singleton lives, when the key is compiled, bound as a
-    /// singleton, and already built: the fast path of a request, with no reference counting.
+    /// What a request without creation-time arguments can do at once, decided with no
+    /// reference counting.
+    enum Shortcut {
+        /// The key's singleton exists, here.
+        case singleton(UnsafeMutableRawPointer)
+        /// Run the plan of this node.
+        case run(Unmanaged<AnyNode>)
+        /// Not compiled yet, or it needs creation-time arguments: take the general path.
+        case none
+    }
+
     @inline(__always)
-    func singletonPointer(type: Any.Type, name: String?) -> UnsafeMutableRawPointer? {
-        unmanagedNode(type: type, name: name)?._withUnsafeGuaranteedRef { node in
-            node.singleton?.instancePointer
+    func shortcut(type: Any.Type, name: String?) -> Shortcut {
+        guard let found = unmanagedNode(type: type, name: name) else { return .none }
+        return found._withUnsafeGuaranteedRef { node in
+            if let pointer = node.singleton?.instancePointer { return .singleton(pointer) }
+            return node.signature == nil ? .run(found) : .none
         }
     }
 
