@@ -131,7 +131,11 @@ struct Report: Encodable {
                 lines.append(row([name] + values.map { $0.map { String(format: "%.2f ×", $0.medianScaling) } ?? "" } + ["", ""]))
                 lines.append(row(["  1 thread, ns/op"] + values.map { nanoseconds($0?.oneThreadNanosecondsPerOperation) } + ["", ""]))
             }
-            lines.append("  (throughput of 2 threads ÷ throughput of 1 thread; 2.00 × is perfect scaling)")
+            if let machine = scaling.first(where: { $0.name == "contended-machine" }) {
+                lines.append(row(["machine (shares nothing)", String(format: "%.2f ×", machine.medianScaling), "", "", "", ""]))
+            }
+            lines.append("  (throughput of 2 threads ÷ throughput of 1 thread; 2.00 × is perfect scaling; the machine row is")
+            lines.append("   a loop that shares nothing, the most this machine gave two threads during the run)")
         }
         if !memory.isEmpty {
             lines.append("")

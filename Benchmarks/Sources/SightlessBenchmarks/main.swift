@@ -99,6 +99,14 @@ do {
     }
 
     if wants("contended") {
+        // What the machine itself gives two threads at this moment: a loop of arithmetic that
+        // shares nothing. The contenders cannot scale better than this.
+        let spin = try contendedScaling(settings) { n, sink in
+            var value: UInt = 0
+            for index in 0..<UInt(n) { value = value &* 6364136223846793005 &+ index }
+            sink.take(value as AnyObject)
+        }
+        report.addScaling(name: "contended-machine", contender: .handWired, spin)
         for graph in [true, false] {
             for contender in Contender.allCases {
                 let scaling = try contendedScaling(settings) { n, sink in
