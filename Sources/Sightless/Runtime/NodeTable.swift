@@ -13,7 +13,7 @@ final class NodeTable: @unchecked Sendable {
         }
     }
 
-    private let base: [AnyKey: AnyNode]
+    /// The nodes compiled with the injector; the dictionary they came in is not kept.
     private let baseIndex: NodeIndex
     private let latest = Atomic<Unmanaged<Snapshot>?>(nil)
     /// Serializes compiling on first request; holds every snapshot ever published, so that a
@@ -21,7 +21,6 @@ final class NodeTable: @unchecked Sendable {
     private let compiling = Mutex<[Snapshot]>([])
 
     init(base: [AnyKey: AnyNode]) {
-        self.base = base
         self.baseIndex = NodeIndex(base)
     }
 
@@ -66,7 +65,9 @@ final class NodeTable: @unchecked Sendable {
     ) throws(InjectionError) -> Result {
         try compiling.withLock { (snapshots: inout [Snapshot]) throws(InjectionError) -> Result in
             let current = snapshots.last?.nodes ?? [:]
-            let (result, added) = try compile { key in self.base[key] ?? current[key] }
+            let (result, added) = try compile { key in
+                self.baseIndex.node(type: key.type, name: key.name)?.takeUnretainedValue() ?? current[key]
+            }
             if !added.isEmpty {
                 let snapshot = Snapshot(nodes: current.merging(added) { old, _ in old })
                 snapshots.append(snapshot)
