@@ -72,11 +72,15 @@ struct ArgumentPlacer {
     }
 
     mutating func place<Argument>(_ argument: Argument) throws(InjectionError) {
-        let slot = signature.slots[placed]
-        let pointer = buffer + slot.offset
-        if ObjectIdentifier(Argument.self) == ObjectIdentifier(slot.type) {
+        // Read the two fields the common case needs rather than copying the whole slot.
+        let pointer = buffer + signature.slots[placed].offset
+        if ObjectIdentifier(Argument.self) == ObjectIdentifier(signature.slots[placed].type) {
             pointer.initializeMemory(as: Argument.self, to: argument)
-        } else if !slot.store(argument, pointer) {
+            placed += 1
+            return
+        }
+        let slot = signature.slots[placed]
+        if !slot.store(argument, pointer) {
             throw InjectionError(
                 .argumentType, key: key,
                 message: "Creation-time argument \(placed + 1) of \(key) fills \(slot.dependency.role), a \(slot.dependency.key.typeName), but a \(Argument.self) was passed.",
@@ -93,11 +97,11 @@ struct ArgumentPlacer {
     }
 }
 
-/// The number of values in a parameter pack.
+/// The number of values in a parameter pack, counted from their types (no value is copied).
 func packCount<each Value>(_ values: repeat each Value) -> Int {
     var count = 0
-    func one<Element>(_ value: Element) { count += 1 }
-    repeat one(each values)
+    func one<Element>(_ type: Element.Type) { count += 1 }
+    repeat one((each Value).self)
     return count
 }
 
