@@ -34,6 +34,9 @@ extension Report {
             }
             if !bars.isEmpty { contended.groups.append(Group(label: name.replacingOccurrences(of: "contended-", with: ""), bars: bars)) }
         }
+        if let machine = scaling.first(where: { $0.name == "contended-machine" }) {
+            contended.groups.append(Group(label: "machine", bars: [Bar(contender: .handWired, value: machine.medianScaling)]))
+        }
         contended.reference = 2
         contended.fixedMaximum = 2.2
         if !contended.groups.isEmpty { panels.append(contended) }
@@ -73,6 +76,15 @@ extension Report {
                 body += "<line x1=\"\(x)\" y1=\"\(top)\" x2=\"\(x)\" y2=\"\(y - 4)\" stroke=\"#444\" stroke-dasharray=\"3,3\"/>\n"
             }
             y += 24
+        }
+        if !memory.isEmpty {
+            let growth = memory.map { "\($0.contender.rawValue) \(kibibytes($0.growthBytes))" }.joined(separator: ", ")
+            body += text(x: 12, y: y, "Resident memory after \(memory[0].requests.formatted()) graph requests: \(growth)", weight: "bold")
+            y += 12
+        }
+        if scaling.contains(where: { $0.name == "contended-machine" }) {
+            body += text(x: 12, y: y + 6, "machine: a loop that shares nothing, what the machine gave two threads during the run", size: 11)
+            y += 18
         }
         var legendX = 12.0
         var legend = ""
