@@ -25,7 +25,13 @@ while let argument = arguments.popFirst() {
         profile = (arguments.popFirst() ?? "", arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 0)
     case "--cases": selected = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--help", "-h":
-        print("usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]")
+        print("""
+        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
+               SightlessBenchmarks --profile CASE CONTENDER COUNT
+                   runs one case COUNT times, untimed, for valgrind --tool=callgrind
+                   (CASE: graph, leaf, singleton, singleton-handle, compile-chain, compile-fan;
+                    CONTENDER: hand-wired, Sightless, Swinject)
+        """)
         exit(0)
     default:
         FileHandle.standardError.write(Data("unknown argument \(argument); see --help\n".utf8))
