@@ -13,7 +13,25 @@
 /// }
 /// ```
 public final class Binder {
-    private(set) var recipes: [Recipe] = []
+    /// A binding as recorded so far: most are completed by `to(…)` right after `bind(…)`, so
+    /// the recipe of a binding left without a target (and its error text) is made only when
+    /// it is read.
+    private enum Entry {
+        case recipe(Recipe)
+        case untargeted(() -> Recipe)
+
+        var recipe: Recipe {
+            switch self {
+            case .recipe(let recipe): recipe
+            case .untargeted(let make): make()
+            }
+        }
+    }
+
+    private var entries: [Entry] = []
+
+    /// The recorded bindings, in order.
+    var recipes: [Recipe] { entries.map(\.recipe) }
 
     init() {}
 
@@ -38,8 +56,8 @@ public final class Binder {
     @discardableResult
     public func bind<Value>(_ key: Key<Value>, fileID: String = #fileID, line: Int = #line) -> BindingBuilder<Value> {
         let location = SourceLocation(fileID: fileID, line: line)
-        recipes.append(.untargeted(key, location: location))
-        return BindingBuilder(binder: self, index: recipes.count - 1, key: key, location: location)
+        entries.append(.untargeted { .untargeted(key, location: location) })
+        return BindingBuilder(binder: self, index: entries.count - 1, key: key, location: location)
     }
 
     /// Records the bindings of another module here, as if they were written in place.
@@ -55,10 +73,12 @@ public final class Binder {
     }
 
     func replace(at index: Int, with recipe: Recipe) {
-        recipes[index] = recipe
+        entries[index] = .recipe(recipe)
     }
 
     func setScope(_ scope: Scope, at index: Int) {
-        recipes[index].scope = scope
+        var recipe = entries[index].recipe
+        recipe.scope = scope
+        entries[index] = .recipe(recipe)
     }
 }

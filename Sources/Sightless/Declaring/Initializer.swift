@@ -46,7 +46,7 @@ public struct Initializer<Instance>: Sendable {
     /// print(House.initializer.location)   // App/House.swift:9
     /// ```
     public let location: SourceLocation
-    let link: @Sendable (any Linking) throws -> Plan<Instance>
+    @usableFromInline let link: @Sendable (any Linking) throws -> Plan<Instance>
 
     /// Describes an initializer whose arguments are all filled from the bindings of their types.
     ///
@@ -66,32 +66,44 @@ public struct Initializer<Instance>: Sendable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
+    @inlinable
     public init<each Argument>(
         _ make: @escaping @Sendable (repeat each Argument) throws -> Instance,
         _ slots: repeat Slot<each Argument>,
         fileID: String = #fileID, line: Int = #line
     ) {
+        // Inlinable so that the plan below is specialized where the argument types are known:
+        // run generically, each request would ask the runtime for the types of the pack.
         let location = SourceLocation(fileID: fileID, line: line)
-        let collected = DependencyList(location: location)
-        repeat collected.add(each slots)
-        let dependencies = collected.dependencies
-        self.dependencies = dependencies
-        self.location = location
-        // The closure captures the dependencies as an array rather than the pack of slots.
-        self.link = { [dependencies] linker in
-            let cursor = Positions()
-            let plans = (repeat try linkArgument(dependencies, at: cursor.next(), as: (each Argument).self, linker))
+        let dependencies = Self.dependencies(of: repeat each slots, location: location)
+        self.init(dependencies: dependencies, location: location) { linker in
+            let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
             let rethrow = linker.rethrow
             return { resolution in
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(repeat try (each plans)(&resolution))
+                    var cursor = PlanCursor(plans)
+                    return try make(repeat try cursor.next(&resolution, as: (each Argument).self))
                 } catch {
                     throw rethrow(error)
                 }
             }
         }
+    }
+
+    @usableFromInline
+    init(dependencies: [Dependency], location: SourceLocation, link: @escaping @Sendable (any Linking) throws -> Plan<Instance>) {
+        self.dependencies = dependencies
+        self.location = location
+        self.link = link
+    }
+
+    @usableFromInline
+    static func dependencies<each Argument>(of slots: repeat Slot<each Argument>, location: SourceLocation) -> [Dependency] {
+        let collected = DependencyList(location: location)
+        repeat collected.add(each slots)
+        return collected.dependencies
     }
 
     /// Describes an initializer from a list of argument slots and a closure over their values:
@@ -237,6 +249,18 @@ func linkArgument<Value>(
     return try linker.plan(for: dependency, as: Value.self)
 }
 
+/// Links the arguments of a typed initializer, in order. The plans are kept as an array of
+/// boxes rather than a tuple of the pack, which would need its tuple type at every request.
+@usableFromInline
+func linkArguments<each Argument>(
+    _ dependencies: [Dependency], _ linker: any Linking, as types: repeat (each Argument).Type
+) throws -> FrozenPlans {
+    let plans = PlanList()
+    repeat plans.add(try linkArgument(dependencies, at: plans.count + 1, as: (each types), linker),
+                     singleton: dependencies[plans.count].isDynamic ? nil : linker.singleton(for: dependencies[plans.count]))
+    return plans.frozen
+}
+
 /// Collects the dependencies of a pack of slots, in order.
 final class DependencyList {
     private(set) var dependencies: [Dependency] = []
@@ -251,11 +275,73 @@ final class DependencyList {
     }
 }
 
-/// Counts argument positions while a parameter pack is walked.
-final class Positions {
-    private var current = 0
-    func next() -> Int {
-        current += 1
-        return current
+/// The plans of an initializer's arguments, in order, collected while its pack is walked.
+final class PlanList {
+    private var boxes: [AnyObject] = []
+
+    var count: Int { boxes.count }
+
+    func add<Value>(_ plan: @escaping Plan<Value>, singleton: SingletonStorage?) {
+        boxes.append(PlanBox(plan, singleton: singleton))
+    }
+
+    var frozen: FrozenPlans { FrozenPlans(boxes) }
+}
+
+/// One argument's plan, boxed so plans of different types share an array.
+@usableFromInline
+final class PlanBox<Value> {
+    @usableFromInline let plan: Plan<Value>
+    /// The dependency's singleton storage, when it is one.
+    @usableFromInline let singleton: SingletonStorage?
+
+    init(_ plan: @escaping Plan<Value>, singleton: SingletonStorage?) {
+        self.plan = plan
+        self.singleton = singleton
+    }
+}
+
+/// The linked argument plans of an initializer; read without reference counting.
+@usableFromInline
+final class FrozenPlans: @unchecked Sendable {
+    let boxes: [AnyObject]
+    @usableFromInline let base: UnsafeMutablePointer<Unmanaged<AnyObject>>
+
+    init(_ boxes: [AnyObject]) {
+        self.boxes = boxes
+        base = .allocate(capacity: max(boxes.count, 1))
+        for (index, box) in boxes.enumerated() {
+            (base + index).initialize(to: Unmanaged.passUnretained(box))
+        }
+    }
+
+    deinit { base.deallocate() }
+}
+
+/// Runs the argument plans of one request in order.
+@usableFromInline
+struct PlanCursor {
+    @usableFromInline let base: UnsafeMutablePointer<Unmanaged<AnyObject>>
+    @usableFromInline var index = 0
+
+    @inlinable @inline(__always)
+    init(_ plans: FrozenPlans) {
+        base = plans.base
+    }
+
+    /// Runs the next plan. The box at each position was made for that position's type, so the
+    /// unchecked downcast is exact; `FrozenPlans` keeps every box alive.
+    @inlinable @inline(__always)
+    mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
+        let box = base[index]
+        index += 1
+        return try box._withUnsafeGuaranteedRef { object in
+            let box = unsafeDowncast(object, to: PlanBox<Value>.self)
+            // An existing singleton is read here, specialized for its type.
+            if let pointer = box.singleton?.instancePointer {
+                return pointer.assumingMemoryBound(to: Value.self).pointee
+            }
+            return try box.plan(&resolution)
+        }
     }
 }

@@ -3,9 +3,11 @@
 // the injector is built; resolving then only runs plans.
 
 /// A compiled way to produce one value. Plans call each other directly: no lookup, no cast.
+@usableFromInline
 typealias Plan<Value> = (inout Resolution) throws -> Value
 
 /// The state of one `getInstance` call, passed down through the plans it runs.
+@usableFromInline
 struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     unowned(unsafe) let injector: Injector
@@ -17,16 +19,20 @@ struct Resolution {
     var active: [ObjectIdentifier]
     /// How deep the plans running in this request (and in the requests enclosing it through a
     /// `Resolver`) are nested; see `StackGuard`.
-    var nesting = Nesting()
+    @usableFromInline var nesting = Nesting()
 }
 
 /// What a descriptor asks of the graph compiler while it links.
+@usableFromInline
 protocol Linking: AnyObject {
     /// The plan that produces the value of a (non-dynamic) dependency.
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value>
     /// The plan for an optional dependency whose `Optional` key has no binding of its own:
     /// it builds the wrapped key when that has a binding, and gives `nil` when it has none.
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?>
+    /// The storage of a dependency bound as a singleton, which a plan may read directly once
+    /// the instance exists; `nil` for any other dependency.
+    func singleton(for dependency: Dependency) -> SingletonStorage?
     /// The plan that reads the next creation-time argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
     /// A reference to the node of a deferred (`Lazy`, `Factory`) dependency's target, filled

@@ -37,6 +37,10 @@ final class Linker: Linking {
                              fix: "Bind \(dependency.key) in a module.", location: dependency.location)
     }
 
+    func singleton(for dependency: Dependency) -> SingletonStorage? {
+        nodes.node(for: dependency.key)?.singleton
+    }
+
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
         guard let wrappedKey = dependency.wrappedKey, let node = nodes.node(for: wrappedKey) else {
             return { _ in nil }

@@ -2,6 +2,7 @@
 /// lies in the buffer a request fills. Requests place arguments of the exact slot type with a
 /// comparison of type identities, and anything else (a `String` for a `String?` slot, a
 /// subclass, a protocol's conformer) with one checked conversion.
+@usableFromInline
 final class DynamicSignature: Sendable {
     struct Slot: Sendable {
         let dependency: Dependency
@@ -57,8 +58,8 @@ final class DynamicSignature: Sendable {
 }
 
 /// Places the arguments of one request into the buffer its signature describes, and destroys
-/// them afterwards.
-final class ArgumentPlacer {
+/// them afterwards. A struct, so that a request allocates nothing for it.
+struct ArgumentPlacer {
     private let signature: DynamicSignature
     private let buffer: UnsafeMutableRawPointer
     private let key: AnyKey
@@ -70,12 +71,16 @@ final class ArgumentPlacer {
         self.key = key
     }
 
-    func place<Argument>(_ argument: Argument) throws(InjectionError) {
-        let slot = signature.slots[placed]
-        let pointer = buffer + slot.offset
-        if ObjectIdentifier(Argument.self) == ObjectIdentifier(slot.type) {
+    mutating func place<Argument>(_ argument: Argument) throws(InjectionError) {
+        // Read the two fields the common case needs rather than copying the whole slot.
+        let pointer = buffer + signature.slots[placed].offset
+        if ObjectIdentifier(Argument.self) == ObjectIdentifier(signature.slots[placed].type) {
             pointer.initializeMemory(as: Argument.self, to: argument)
-        } else if !slot.store(argument, pointer) {
+            placed += 1
+            return
+        }
+        let slot = signature.slots[placed]
+        if !slot.store(argument, pointer) {
             throw InjectionError(
                 .argumentType, key: key, path: [key],
                 message: "Creation-time argument \(placed + 1) of \(key) fills \(slot.dependency.role), of type \(slot.dependency.key.typeName), but the value passed is of type \(Argument.self).",
@@ -92,11 +97,11 @@ final class ArgumentPlacer {
     }
 }
 
-/// The number of values in a parameter pack.
+/// The number of values in a parameter pack, counted from their types (no value is copied).
 func packCount<each Value>(_ values: repeat each Value) -> Int {
     var count = 0
-    func one<Element>(_ value: Element) { count += 1 }
-    repeat one(each values)
+    func one<Element>(_ type: Element.Type) { count += 1 }
+    repeat one((each Value).self)
     return count
 }
 

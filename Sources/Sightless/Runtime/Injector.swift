@@ -65,7 +65,7 @@ public final class Injector: Sendable {
     /// let feed = try injector.getInstance(FeedService.self)
     /// ```
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        try resolve(Key<Value>(), active: [])
+        try request(Value.self, name: nil)
     }
 
     /// The instance for a key.
@@ -74,7 +74,7 @@ public final class Injector: Sendable {
     /// let endpoint = try injector.getInstance(Key<String>(named: "endpoint"))
     /// ```
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        try resolve(key, active: [])
+        try request(Value.self, name: key.name)
     }
 
     /// A new instance of a type whose initializer has creation-time (`.dynamic`) arguments,
@@ -140,6 +140,28 @@ public final class Injector: Sendable {
 
     // MARK: - Resolving
 
+    /// A request without creation-time arguments. Its fast path finds the compiled node in one
+    /// probe of the root table and, holding no reference to it, reads an existing singleton or
+    /// runs the plan; anything else (a first request, a misuse) takes the general path.
+    @inline(__always)
+    private func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
+        let found: Unmanaged<AnyNode>
+        switch nodes.shortcut(type: Value.self, name: name) {
+        case .singleton(let pointer): return pointer.assumingMemoryBound(to: Value.self).pointee
+        case .run(let node): found = node
+        case .none: return try resolve(Key<Value>(named: name), active: [])
+        }
+        var resolution = Resolution(injector: self, arguments: nil, active: [])
+        do {
+            return try found._withUnsafeGuaranteedRef { node in
+                // The node of a key whose type is Value is always a Node<Value>.
+                try unsafeDowncast(node, to: Node<Value>.self).plan(&resolution)
+            }
+        } catch {
+            throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
+        }
+    }
+
     func resolve<Value>(
         _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
@@ -150,23 +172,20 @@ public final class Injector: Sendable {
         _ key: Key<Value>, active: [ObjectIdentifier], recipe: (() -> Recipe)?, nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
         let node = try node(for: key, recipe: recipe)
+        if let pointer = node.singleton?.instancePointer {
+            return pointer.assumingMemoryBound(to: Value.self).pointee
+        }
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        var resolution = Resolution(injector: self, arguments: nil, active: active, nesting: nesting)
-        do {
-            return try node.plan(&resolution)
-        } catch {
-            throw InjectionError.request(error, key: key.erased)
-        }
+        return try run(node, key: key.erased, active: active, nesting: nesting)
     }
 
-    func resolve<Value, each Argument>(
-        _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
-        arguments: repeat each Argument
+    /// Runs the plan of a node that takes no creation-time arguments.
+    func run<Value>(
+        _ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier] = [], nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
-        try run(try node(for: key, recipe: nil), key: key.erased, active: active, nesting: nesting,
-                arguments: repeat each arguments)
+        try run(node, active: active, nesting: nesting) { resolution in try node.plan(&resolution) }
     }
 
     /// Runs `body` with a fresh resolution of this injector.
@@ -182,6 +201,14 @@ public final class Injector: Sendable {
         }
     }
 
+    func resolve<Value, each Argument>(
+        _ key: Key<Value>, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
+        arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        try run(try node(for: key, recipe: nil), key: key.erased, active: active, nesting: nesting,
+                arguments: repeat each arguments)
+    }
+
     /// Builds a node's value with creation-time arguments.
     func run<Value, each Argument>(
         _ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier], nesting: Nesting = Nesting(),
@@ -192,41 +219,57 @@ public final class Injector: Sendable {
             guard count == 0 else {
                 throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
             }
-            return try run(node, active: active, nesting: nesting) { resolution in try node.plan(&resolution) }
+            return try run(node, key: key, active: active, nesting: nesting)
         }
         guard signature.slots.count == count else {
             throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
         }
+        // Arguments that fit go in a buffer on the stack; a request allocates nothing else.
+        typealias Inline = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
         do {
-            return try withUnsafeTemporaryAllocation(
-                byteCount: max(signature.byteCount, 1), alignment: signature.alignment
-            ) { buffer in
-                // A non-empty buffer always has a base address.
-                guard let base = buffer.baseAddress else {
-                    throw InjectionError(.argumentCount, key: key, message: "No memory for the arguments of \(key).",
-                                         fix: "Report this as a bug in Sightless.")
+            if signature.byteCount <= MemoryLayout<Inline>.size, signature.alignment <= MemoryLayout<Inline>.alignment {
+                var storage: Inline = (0, 0, 0, 0, 0, 0, 0, 0)
+                return try withUnsafeMutableBytes(of: &storage) { buffer in
+                    // A buffer of 64 bytes always has a base address.
+                    guard let base = buffer.baseAddress else {
+                        throw InjectionError(.argumentCount, key: key, message: "No memory for the arguments of \(key).",
+                                             fix: "Report this as a bug in Sightless.")
+                    }
+                    return try run(node, key: key, signature: signature, buffer: base, active: active,
+                                   nesting: nesting, arguments: repeat each arguments)
                 }
-                let placer = ArgumentPlacer(signature: signature, buffer: base, key: key)
-                defer { placer.destroyPlaced() }
-                repeat try placer.place(each arguments)
-                var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(base), active: active,
-                                                nesting: nesting)
-                return try node.plan(&resolution)
             }
+            let base = UnsafeMutableRawPointer.allocate(byteCount: signature.byteCount, alignment: signature.alignment)
+            defer { base.deallocate() }
+            return try run(node, key: key, signature: signature, buffer: base, active: active,
+                           nesting: nesting, arguments: repeat each arguments)
         } catch {
             throw InjectionError.request(error, key: key)
         }
     }
 
+    /// Places the arguments into `buffer`, runs the plan, and destroys the arguments.
+    @inline(__always)
+    private func run<Value, each Argument>(
+        _ node: Node<Value>, key: AnyKey, signature: DynamicSignature, buffer: UnsafeMutableRawPointer,
+        active: [ObjectIdentifier], nesting: Nesting, arguments: repeat each Argument
+    ) throws -> Value {
+        var placer = ArgumentPlacer(signature: signature, buffer: buffer, key: key)
+        defer { placer.destroyPlaced() }
+        repeat try placer.place(each arguments)
+        var resolution = Resolution(injector: self, arguments: UnsafeRawPointer(buffer), active: active,
+                                    nesting: nesting)
+        return try node.plan(&resolution)
+    }
+
     /// The node of a key, compiled on its first request when the injector was built without it.
     @inline(__always)
-    private func node<Value>(for key: Key<Value>, recipe: (() -> Recipe)?) throws(InjectionError) -> Node<Value> {
-        let erased = key.erased
+    func node<Value>(for key: Key<Value>, recipe: (() -> Recipe)?) throws(InjectionError) -> Node<Value> {
         let node: AnyNode
-        if let compiled = nodes.node(for: erased) {
-            node = compiled
+        if let compiled = nodes.unmanagedNode(type: Value.self, name: key.name) {
+            node = compiled.takeUnretainedValue()
         } else {
-            node = try compileOnFirstRequest(erased, recipe: recipe)
+            node = try compileOnFirstRequest(key.erased, recipe: recipe)
         }
         // The node of a key whose type is Value is always a Node<Value>.
         return unsafeDowncast(node, to: Node<Value>.self)
@@ -254,7 +297,7 @@ public final class Injector: Sendable {
         }
     }
 
-    private func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
+    func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
         let expected = signature?.slots.count ?? 0
         let takes = signature.map { "takes \(expected) creation-time argument\(expected == 1 ? "" : "s") (\($0.slotList))" }
             ?? "takes no creation-time arguments"

@@ -20,7 +20,7 @@
 public final class Lazy<Value>: Sendable {
     private weak let injector: Injector?
     private let reference: NodeReference<Value>
-    private let storage: SingletonStorage<Value>
+    private let storage: SingletonStorage
 
     init(injector: Injector, reference: NodeReference<Value>) {
         self.injector = injector
@@ -33,7 +33,7 @@ public final class Lazy<Value>: Sendable {
     /// - Throws: an ``InjectionError`` when building the value fails (the next call tries
     ///   again), or when the injector has been released before the first call.
     public func get() throws(InjectionError) -> Value {
-        if let value = storage.existing { return value }
+        if let value = storage.existing(as: Value.self) { return value }
         guard let injector, let node = reference.node else {
             throw InjectionError(.missingBinding, key: reference.key,
                                  message: "Lazy<\(reference.key.typeName)> was first used after its injector was released.",

@@ -1,6 +1,7 @@
 /// The node of a deferred dependency's target. Deferred edges may close cycles, so the target
 /// may not be linked when its consumer is; the reference is filled when the whole compilation
 /// is linked, before any of its nodes is published, and never changes afterwards.
+@usableFromInline
 final class NodeReference<Value>: @unchecked Sendable {
     private(set) var node: Node<Value>?
     let key: AnyKey

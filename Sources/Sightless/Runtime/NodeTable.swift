@@ -6,10 +6,15 @@ import Synchronization
 final class NodeTable: @unchecked Sendable {
     private final class Snapshot: Sendable {
         let nodes: [AnyKey: AnyNode]
-        init(nodes: [AnyKey: AnyNode]) { self.nodes = nodes }
+        let index: NodeIndex
+        init(nodes: [AnyKey: AnyNode]) {
+            self.nodes = nodes
+            self.index = NodeIndex(nodes)
+        }
     }
 
-    private let base: [AnyKey: AnyNode]
+    /// The nodes compiled with the injector; the dictionary they came in is not kept.
+    private let baseIndex: NodeIndex
     private let latest = Atomic<Unmanaged<Snapshot>?>(nil)
     /// Serializes compiling on first request.
     private let compiling = Lock()
@@ -17,7 +22,8 @@ final class NodeTable: @unchecked Sendable {
     /// freed. Guarded by `compiling`.
     private var snapshots: [Snapshot] = []
     /// Releases the base nodes in an order that keeps every release shallow. Declared last:
-    /// Swift releases stored properties in declaration order, so this goes after `base`.
+    /// Swift releases stored properties in declaration order, so this goes after `baseIndex`,
+    /// whose references then free nothing.
     private let teardown: Teardown
 
     /// Holds the nodes compiled with the injector, dependencies first, and releases them the
@@ -34,16 +40,43 @@ final class NodeTable: @unchecked Sendable {
     }
 
     init(base: [AnyKey: AnyNode], linkOrder: [AnyNode]) {
-        self.base = base
+        self.baseIndex = NodeIndex(base)
         self.teardown = Teardown(linkOrder)
     }
 
     /// The node of a key, if it has been compiled.
     @inline(__always)
     func node(for key: AnyKey) -> AnyNode? {
-        if let node = base[key] { return node }
+        unmanagedNode(type: key.type, name: key.name)?.takeUnretainedValue()
+    }
+
+    /// The node of a key, if it has been compiled, without a retain: the table keeps every node
+    /// it ever held alive for as long as it lives.
+    @inline(__always)
+    func unmanagedNode(type: Any.Type, name: String?) -> Unmanaged<AnyNode>? {
+        if let node = baseIndex.node(type: type, name: name) { return node }
         guard let snapshot = latest.load(ordering: .acquiring) else { return nil }
-        return snapshot._withUnsafeGuaranteedRef { $0.nodes[key] }
+        return snapshot._withUnsafeGuaranteedRef { $0.index.node(type: type, name: name) }
+    }
+
+    /// What a request without creation-time arguments can do at once, decided with no
+    /// reference counting.
+    enum Shortcut {
+        /// The key's singleton exists, here.
+        case singleton(UnsafeMutableRawPointer)
+        /// Run the plan of this node.
+        case run(Unmanaged<AnyNode>)
+        /// Not compiled yet, or it needs creation-time arguments: take the general path.
+        case none
+    }
+
+    @inline(__always)
+    func shortcut(type: Any.Type, name: String?) -> Shortcut {
+        guard let found = unmanagedNode(type: type, name: name) else { return .none }
+        return found._withUnsafeGuaranteedRef { node in
+            if let pointer = node.singleton?.instancePointer { return .singleton(pointer) }
+            return node.signature == nil ? .run(found) : .none
+        }
     }
 
     /// Runs `compile` alone, and publishes the nodes it returns.
@@ -52,7 +85,9 @@ final class NodeTable: @unchecked Sendable {
     ) throws(InjectionError) -> Result {
         try compiling.withLock { () throws(InjectionError) -> Result in
             let current = snapshots.last?.nodes ?? [:]
-            let (result, added) = try compile { key in self.base[key] ?? current[key] }
+            let (result, added) = try compile { key in
+                self.baseIndex.node(type: key.type, name: key.name)?.takeUnretainedValue() ?? current[key]
+            }
             if !added.isEmpty {
                 let snapshot = Snapshot(nodes: current.merging(added) { old, _ in old })
                 snapshots.append(snapshot)
@@ -61,4 +96,73 @@ final class NodeTable: @unchecked Sendable {
             return result
         }
     }
+}
+
+/// An open-addressing table from a key to its node, probed by the identity of the key's type:
+/// a request finds its node with a multiply, a compare or two, and no hashing of the name
+/// (a `Dictionary` of `AnyKey` hashes both with SipHash on every request).
+struct NodeIndex: @unchecked Sendable {
+    private struct Entry {
+        /// The identity of the key's type; 0 marks an empty entry.
+        let type: UInt
+        let name: String?
+        let node: Unmanaged<AnyNode>
+    }
+
+    private let entries: [Entry]
+    private let mask: Int
+    /// Keeps the nodes the entries point to alive.
+    private let nodes: [AnyNode]
+
+    init(_ dictionary: [AnyKey: AnyNode]) {
+        var capacity = 8
+        while capacity < dictionary.count * 2 { capacity *= 2 }
+        let placeholder = Unmanaged<AnyNode>.passUnretained(EmptyNode.shared)
+        var entries = [Entry](repeating: Entry(type: 0, name: nil, node: placeholder), count: capacity)
+        let mask = capacity - 1
+        for (key, node) in dictionary {
+            let type = UInt(bitPattern: ObjectIdentifier(key.type))
+            var slot = Self.slot(of: type, name: key.name, mask: mask)
+            while entries[slot].type != 0 { slot = (slot + 1) & mask }
+            entries[slot] = Entry(type: type, name: key.name, node: .passUnretained(node))
+        }
+        self.entries = entries
+        self.mask = mask
+        self.nodes = Array(dictionary.values) + [EmptyNode.shared]
+    }
+
+    @inline(__always)
+    private static func slot(of type: UInt, name: String?, mask: Int) -> Int {
+        // Fibonacci hashing: type identities are aligned addresses, so mix the high bits down.
+        // Only named keys (many may share a type) pay for hashing their name.
+        var mixed = type
+        if let name { mixed ^= UInt(bitPattern: name.hashValue) }
+        return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    @inline(__always)
+    func node(type: Any.Type, name: String?) -> Unmanaged<AnyNode>? {
+        let identity = UInt(bitPattern: ObjectIdentifier(type))
+        let mask = mask
+        return entries.withUnsafeBufferPointer { entries in
+            var slot = Self.slot(of: identity, name: name, mask: mask)
+            while true {
+                let entryType = entries[slot].type
+                if entryType == 0 { return nil }
+                if entryType == identity {
+                    switch (entries[slot].name, name) {
+                    case (nil, nil): return entries[slot].node
+                    case (let stored?, let wanted?) where stored == wanted: return entries[slot].node
+                    default: break
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+}
+
+/// Fills the empty entries of a `NodeIndex`; never returned.
+private final class EmptyNode: AnyNode, @unchecked Sendable {
+    static let shared = EmptyNode(key: AnyKey(type: Never.self, name: nil), signature: nil)
 }

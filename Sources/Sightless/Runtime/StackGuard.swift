@@ -14,12 +14,13 @@ import Darwin
 // (nearly all) only count; the thread's stack bounds are looked up once per request, when it
 // first gets deep.
 
+@usableFromInline
 enum StackGuard {
     /// Weight between two checks of the stack. A level of weight 1 (an initializer) takes
     /// about 1.3 KiB in a debug build, a closure or provider binding (weight `closureWeight`)
     /// about 5 KiB, so `reserve` covers what runs between two checks three times over, with
     /// room for the initializers at the bottom and for unwinding.
-    static let interval = 32
+    @usableFromInline static let interval = 32
     /// The weight of a closure or provider binding's level, which runs a whole request.
     static let closureWeight = 4
     /// The stack left free when a request gives up.
@@ -76,28 +77,29 @@ enum StackGuard {
 }
 
 /// How deep a request's plans are nested, and what is known of the stack they run on.
+@usableFromInline
 struct Nesting: Sendable {
     /// Levels of plans that build something.
-    var depth = 0
+    @usableFromInline var depth = 0
     /// The stack those levels take, roughly, in units of an initializer's level.
-    var weight = 0
+    @usableFromInline var weight = 0
     /// The weight at which the stack is checked next.
-    var nextCheck = StackGuard.interval
+    @usableFromInline var nextCheck = StackGuard.interval
     /// The lowest stack address the request may reach; `0` until it first gets deep.
-    var floor: UInt = 0
+    @usableFromInline var floor: UInt = 0
 }
 
 extension Resolution {
     /// Counts one more level of nested building, of the given weight; throws `tooDeep` when the
     /// stack is nearly used up. Pair with `leaveLevel(weight:)`.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     mutating func enterLevel(weight: Int = 1) throws(InjectionError) {
         nesting.depth += 1
         nesting.weight += weight
         if nesting.weight >= nesting.nextCheck { try checkStack() }
     }
 
-    @inline(__always)
+    @usableFromInline @inline(__always)
     mutating func leaveLevel(weight: Int = 1) {
         nesting.depth -= 1
         nesting.weight -= weight
@@ -105,8 +107,8 @@ extension Resolution {
         nesting.nextCheck = min(nesting.nextCheck, nesting.weight + StackGuard.interval)
     }
 
-    @inline(never)
-    private mutating func checkStack() throws(InjectionError) {
+    @usableFromInline @inline(never)
+    mutating func checkStack() throws(InjectionError) {
         nesting.nextCheck = nesting.weight + StackGuard.interval
         if nesting.floor == 0 { nesting.floor = max(StackGuard.floor(), 1) }
         guard StackGuard.current() < nesting.floor else { return }
