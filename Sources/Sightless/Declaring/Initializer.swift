@@ -238,26 +238,14 @@ public struct AnySlot: Sendable {
     }
 }
 
-/// Links the argument at `position` (from 1) of a typed initializer.
-func linkArgument<Value>(
-    _ dependencies: [Dependency], at position: Int, as type: Value.Type, _ linker: any Linking
-) throws -> Plan<Value> {
-    let dependency = dependencies[position - 1]
-    if dependency.isDynamic {
-        return linker.dynamicPlan(for: dependency, as: Value.self)
-    }
-    return try linker.plan(for: dependency, as: Value.self)
-}
-
 /// Links the arguments of a typed initializer, in order. The plans are kept as an array of
 /// boxes rather than a tuple of the pack, which would need its tuple type at every request.
 @usableFromInline
 func linkArguments<each Argument>(
     _ dependencies: [Dependency], _ linker: any Linking, as types: repeat (each Argument).Type
 ) throws -> FrozenPlans {
-    let plans = PlanList()
-    repeat plans.add(try linkArgument(dependencies, at: plans.count + 1, as: (each types), linker),
-                     singleton: dependencies[plans.count].isDynamic ? nil : linker.singleton(for: dependencies[plans.count]))
+    let plans = PlanList(dependencies: dependencies, linker: linker)
+    repeat try plans.link(as: (each types))
     return plans.frozen
 }
 
@@ -275,14 +263,27 @@ final class DependencyList {
     }
 }
 
-/// The plans of an initializer's arguments, in order, collected while its pack is walked.
+/// The plans of an initializer's arguments, in order, linked while its pack is walked.
 final class PlanList {
+    private let dependencies: [Dependency]
+    private let linker: any Linking
     private var boxes: [AnyObject] = []
 
-    var count: Int { boxes.count }
+    init(dependencies: [Dependency], linker: any Linking) {
+        self.dependencies = dependencies
+        self.linker = linker
+    }
 
-    func add<Value>(_ plan: @escaping Plan<Value>, singleton: SingletonStorage?) {
-        boxes.append(PlanBox(plan, singleton: singleton))
+    /// Links the next argument: a creation-time one reads its slot of the request's arguments;
+    /// any other runs its dependency's plan, or reads its singleton once that exists.
+    func link<Value>(as type: Value.Type) throws {
+        let dependency = dependencies[boxes.count]
+        if dependency.isDynamic {
+            boxes.append(PlanBox(linker.dynamicPlan(for: dependency, as: Value.self), singleton: nil))
+        } else {
+            boxes.append(PlanBox(try linker.plan(for: dependency, as: Value.self),
+                                 singleton: linker.singleton(for: dependency)))
+        }
     }
 
     var frozen: FrozenPlans { FrozenPlans(boxes) }

@@ -39,7 +39,7 @@ extension Injector {
 
         @usableFromInline
         func build() throws(InjectionError) -> Value {
-            try injector.run(node, key: node.key)
+            try injector.run(node)
         }
     }
 

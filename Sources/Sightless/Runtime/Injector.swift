@@ -178,12 +178,12 @@ public final class Injector: Sendable {
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        return try run(node, key: key.erased, active: active, nesting: nesting)
+        return try run(node, active: active, nesting: nesting)
     }
 
     /// Runs the plan of a node that takes no creation-time arguments.
     func run<Value>(
-        _ node: Node<Value>, key: AnyKey, active: [ObjectIdentifier] = [], nesting: Nesting = Nesting()
+        _ node: Node<Value>, active: [ObjectIdentifier] = [], nesting: Nesting = Nesting()
     ) throws(InjectionError) -> Value {
         try run(node, active: active, nesting: nesting) { resolution in try node.plan(&resolution) }
     }
@@ -219,7 +219,7 @@ public final class Injector: Sendable {
             guard count == 0 else {
                 throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
             }
-            return try run(node, key: key, active: active, nesting: nesting)
+            return try run(node, active: active, nesting: nesting)
         }
         guard signature.slots.count == count else {
             throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
