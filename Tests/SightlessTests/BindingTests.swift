@@ -113,7 +113,11 @@ struct BindingTests {
     @Test("a binding without a target for a type that is not Injectable is an error")
     func untargetedBinding() throws {
         let error = #expect(throws: InjectionError.self) { _ = try Injector(Bindings { $0.bind(Int.self) }) }
-        #expect(error?.kind == .missingBinding)
-        #expect(error?.description.contains("bound without a target") == true)
+        #expect(error?.kind == .incompleteBinding)
+        guard case .bindingWithoutTarget(let key)? = error?.problems.first?.detail else {
+            Issue.record("expected bindingWithoutTarget, got \(String(describing: error))")
+            return
+        }
+        #expect(key == Key<Int>().erased)
     }
 }

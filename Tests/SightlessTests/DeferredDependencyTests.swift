@@ -108,7 +108,7 @@ struct DeferredDependencyTests {
         let error = #expect(throws: InjectionError.self) {
             _ = try Injector(modules: [apiModule, Bindings { $0.bind(WrongRouter.self) }])
         }
-        #expect(error?.kind == .argumentType)
+        #expect(error?.kind == .factoryArguments)
         #expect(error?.problems.first?.fix.contains("Factory<Screen, String, Int>") == true)
     }
 

@@ -3,7 +3,7 @@ import Synchronization
 
 // Types shared by the suites. Each test builds its own injector; these only describe needs.
 
-protocol Api: AnyObject { var name: String { get } }
+protocol Api: AnyObject, Sendable { var name: String { get } }
 
 final class HttpApi: Api, Injectable {
     let name = "http"

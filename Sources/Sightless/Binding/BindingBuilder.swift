@@ -14,12 +14,28 @@ public struct BindingBuilder<Value> {
     let key: Key<Value>
     let location: SourceLocation
 
-    /// Binds the key to this instance; every request gets it.
+    /// Binds the key to this instance; every request, on any thread, gets it.
+    ///
+    /// The value must be `Sendable`, since the injector hands it to every thread that asks.
+    /// For a value that is not, but that you know to be safe to share (or that only one thread
+    /// uses), bind it with ``to(uncheckedInstance:)``.
     ///
     /// ```swift
     /// binder.bind(Key<String>(named: "endpoint")).to(instance: "https://example.com")
     /// ```
-    public func to(instance: Value) {
+    public func to(instance: Value) where Value: Sendable {
+        binder.replace(at: index, with: .instance(key, instance, location: location))
+    }
+
+    /// Binds the key to an instance that is not `Sendable`; every request, on any thread, gets
+    /// it. The escape hatch of ``to(instance:)``: by choosing it you promise that sharing the
+    /// value across threads is safe, or that only one thread requests it.
+    ///
+    /// ```swift
+    /// final class FakeApi: Api { var calls: [String] = [] }      // not Sendable
+    /// binder.bind(Api.self).to(uncheckedInstance: FakeApi())     // a test that runs on one thread
+    /// ```
+    public func to(uncheckedInstance instance: Value) {
         binder.replace(at: index, with: .instance(key, instance, location: location))
     }
 

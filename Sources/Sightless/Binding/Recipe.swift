@@ -1,5 +1,9 @@
 /// How the injector builds the value of one key: the element a binding records, and what the
 /// graph compiler reads, validates and links. Just-in-time types get one too.
+///
+/// A recipe is data (its key, source, scope, dependencies and the problems found while it was
+/// recorded) plus a typed link step that returns its *unscoped* provision; the scope wraps that
+/// afterwards, so a scope, a decorator or a child injector can work on any recipe alike.
 struct Recipe: Sendable {
     /// How the value is obtained, as the graph exporters show it.
     enum Source: Sendable, Equatable {
@@ -16,18 +20,27 @@ struct Recipe: Sendable {
     let key: AnyKey
     var source: Source
     var scope: Scope
+    /// Where the binding was declared; for a just-in-time type, its initializer.
     let location: SourceLocation?
-    /// Everything the value needs, creation-time arguments included.
+    /// Everything the value needs, dynamic arguments included.
     let dependencies: [Dependency]
     /// Mistakes found while recording (a binding with no target, an initializer of the wrong
     /// type); reported with the rest of the graph's problems.
     let problems: [InjectionError.Problem]
-    /// Links the recipe into a node of the compiled graph.
-    let makeNode: @Sendable (any Linking, Scope) throws -> AnyNode
+    /// The concrete type of every value the recipe gives, when it is known before anything is
+    /// built: an ``Injectable`` type's own, or an instance's.
+    let concreteType: Any.Type?
+    /// Whether a value of a type is a value of the key's type: what an alias checks of its
+    /// target's `concreteType` when the injector is built. `nil` when that cannot be told from
+    /// the types alone: for a protocol or other existential key, whose conformance Swift checks
+    /// only on a value, so a closure checks the value when it is built.
+    let accepts: (@Sendable (Any.Type) -> Bool)?
+    /// Links the unscoped plan, wraps it in `scope`, and makes the node.
+    private let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
 
     init<Value>(
         _ key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
-        dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [],
+        dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [], concreteType: Any.Type? = nil,
         build: @escaping @Sendable (any Linking) throws -> Plan<Value>
     ) {
         let erased = key.erased
@@ -37,14 +50,31 @@ struct Recipe: Sendable {
         self.location = location
         self.dependencies = dependencies
         self.problems = problems
+        self.concreteType = concreteType
+        if isExistential(Value.self) {
+            self.accepts = nil
+        } else {
+            self.accepts = { type in type is Value.Type }
+        }
         self.makeNode = { linker, scope in
-            let plan = try build(linker)
-            return Node<Value>.scoped(key: erased, scope: scope, plan: plan, signature: linker.dynamicSignature)
+            let unscoped = Provision(key: erased, plan: try build(linker), storage: nil)
+            return Node<Value>(scope.scope(unscoped), signature: linker.dynamicSignature)
         }
     }
 
-    /// The creation-time arguments of the value's own initializer.
+    /// Links the recipe into a node of the compiled graph.
+    func link(_ linker: any Linking & LinkingNode) throws -> AnyNode {
+        try makeNode(linker, scope)
+    }
+
+    /// The dynamic arguments of the value's own initializer.
     var dynamicDependencies: [Dependency] { dependencies.filter(\.isDynamic) }
+}
+
+/// What the linker of one node tells the recipe once its descriptor is linked.
+protocol LinkingNode {
+    /// The dynamic arguments the node's plans read (or, for an alias, those of its target).
+    var dynamicSignature: DynamicSignature? { get }
 }
 
 // MARK: - The kinds of recipe
@@ -52,7 +82,9 @@ struct Recipe: Sendable {
 extension Recipe {
     static func instance<Value>(_ key: Key<Value>, _ value: Value, location: SourceLocation) -> Recipe {
         let box = UncheckedBox(value)
-        return Recipe(key, source: .instance, location: location) { _ in { _ in box.value } }
+        return Recipe(key, source: .instance, location: location, concreteType: Swift.type(of: value)) { _ in
+            { _ in box.value }
+        }
     }
 
     static func closure<Value>(
@@ -64,7 +96,9 @@ extension Recipe {
             let reentry = ReentryGuard()
             let erased = key.erased
             return { resolution in
-                try reentry.enter(&resolution, key: erased, rethrow: rethrow) { resolver in try make(resolver) }
+                try reentry.enter(&resolution, key: erased, rethrow: rethrow) { injector in
+                    try make(Resolver(injector: injector))
+                }
             }
         }
     }
@@ -78,16 +112,13 @@ extension Recipe {
         let dependency = Dependency(role: .target, key: target.erased, isDynamic: false, location: location)
         return Recipe(key, source: .alias(target.erased), location: location, dependencies: [dependency]) { linker in
             let plan = try linker.plan(for: dependency, as: Target.self)
-            if Target.self == Value.self {
-                return unsafeBitCast(plan, to: Plan<Value>.self)
-            }
+            if let same = plan as? Plan<Value> { return same }
             let rethrow = linker.rethrow
             return { resolution in
                 let value = try plan(&resolution)
                 guard let converted = value as? Value else {
-                    throw rethrow(InjectionError(.typeMismatch, key: key.erased,
-                        message: "\(key) is bound to \(target), but a \(Swift.type(of: value)) is not a \(Value.self).",
-                        fix: "Bind \(key) to a type that conforms to or inherits from \(Value.self).",
+                    throw rethrow(InjectionError(
+                        .aliasTarget(key: key.erased, target: target.erased, actual: AnyKey.name(of: Swift.type(of: value))),
                         location: location))
                 }
                 return converted
@@ -101,8 +132,15 @@ extension Recipe {
         }
     }
 
+    /// The injector itself, for types that depend on `Injector`.
     static func injector() -> Recipe {
-        Recipe(Key<Injector>(), source: .injector, location: nil) { _ in { resolution in resolution.injector } }
+        Recipe(Key<Injector>(), source: .injector, location: nil) { _ in
+            { resolution in
+                // Requests made through it continue the one that is building.
+                _ = resolution.publishFrame()
+                return resolution.injector
+            }
+        }
     }
 
     /// A key bound with no target: built from its type's own descriptors when the type is
@@ -111,11 +149,7 @@ extension Recipe {
         if let injectable = Value.self as? any Injectable.Type {
             return typeRecipe(injectable, name: key.name, location: location, justInTime: false)
         }
-        let problem = InjectionError.Problem(
-            .missingBinding, key: key.erased,
-            message: "\(key) is bound without a target, and \(Value.self) is not Injectable.",
-            fix: "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self), or make \(Value.self) conform to Injectable.",
-            location: location)
+        let problem = InjectionError.Problem(.bindingWithoutTarget(key: key.erased), location: location)
         return Recipe(key, source: .incomplete, location: location, problems: [problem]) { _ in
             { _ in throw InjectionError(problem) }
         }
@@ -137,19 +171,16 @@ extension Recipe {
         let properties = T.properties
         let dependencies = initializer.dependencies + properties.dependencies
         let source = Source.type(justInTime: justInTime)
+        let location = location ?? initializer.location
         var problems: [InjectionError.Problem] = []
         for entry in properties.entries where !entry.accepts(T.self) {
             problems.append(InjectionError.Problem(
-                .typeMismatch, key: key.erased,
-                message: "\(T.self) declares the property \(entry.dependency.role), which belongs to a subclass \(T.self) is not.",
-                fix: "Declare that property only in the properties of the subclass that has it.",
-                location: entry.dependency.location))
+                .subclassProperty(key: key.erased, role: entry.dependency.role), location: entry.dependency.location))
         }
 
-        if T.Instance.self == T.self {
-            let initializer = unsafeBitCast(initializer, to: Initializer<T>.self)
-            let properties = unsafeBitCast(properties, to: Properties<T>.self)
-            return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems) { linker in
+        if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
+            return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems,
+                          concreteType: T.self) { linker in
                 let make = try initializer.link(linker)
                 guard let setProperties = try properties.link(linker) else {
                     return { resolution in
@@ -169,14 +200,13 @@ extension Recipe {
 
         if !(T.self is T.Instance.Type) {
             problems.append(InjectionError.Problem(
-                .typeMismatch, key: key.erased,
-                message: "\(T.self).initializer builds a \(T.Instance.self), not a \(T.self).",
-                fix: "Describe an initializer of \(T.self) itself: Initializer(\(T.self).init(…)).",
+                .initializerOfOtherType(key: key.erased, builds: AnyKey.name(of: T.Instance.self)),
                 location: initializer.location))
         }
         // A subclass that inherited its superclass's conformance: the descriptors build and fill
         // the superclass type, and the instance is checked to be the subclass.
-        return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems) { linker in
+        return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems,
+                      concreteType: T.self) { linker in
             let make = try initializer.link(linker)
             let setProperties = try properties.link(linker)
             let rethrow = linker.rethrow
@@ -185,9 +215,8 @@ extension Recipe {
                 try setProperties?(&instance, &resolution)
                 guard let built = instance as? T else {
                     throw rethrow(InjectionError(
-                        .typeMismatch, key: key.erased,
-                        message: "\(T.self) inherits the initializer of \(T.Instance.self), which built a \(Swift.type(of: instance)), not a \(T.self).",
-                        fix: "Declare \(T.Instance.self).initializer as a class var built with Self.init(…) and a required init, or give \(T.self) an initializer of its own (override class var initializer).",
+                        .inheritedInitializer(key: key.erased, base: AnyKey.name(of: T.Instance.self),
+                                              built: AnyKey.name(of: Swift.type(of: instance))),
                         location: initializer.location))
                 }
                 built.awakeFromInjection()
@@ -195,11 +224,4 @@ extension Recipe {
             }
         }
     }
-}
-
-/// Holds a value that the injector hands out on any thread. The injector never mutates it;
-/// sharing the object itself is the object's own business, as with any shared instance.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

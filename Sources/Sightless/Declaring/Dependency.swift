@@ -10,32 +10,12 @@
 /// }
 /// ```
 public struct Dependency: Sendable, CustomStringConvertible {
-    /// Where a dependency's value goes.
+    /// Where a dependency's value goes: `argument(n)`, `property(path)` or `target`.
     ///
     /// ```swift
     /// if case .property(let path) = dependency.role { print(path) }   // \House.color
     /// ```
-    public enum Role: Hashable, Sendable, CustomStringConvertible {
-        /// The initializer argument at this position (counted from 1).
-        case argument(Int)
-        /// The property at this key path (written as `\Type.property`).
-        case property(String)
-        /// The key another key is bound to: `bind(Api.self).to(HttpApi.self)`.
-        case target
-
-        /// A readable form: `argument 2`, `property \House.color`, `bound to`.
-        ///
-        /// ```swift
-        /// print(Dependency.Role.argument(2))   // argument 2
-        /// ```
-        public var description: String {
-            switch self {
-            case .argument(let position): "argument \(position)"
-            case .property(let path): "property \(path)"
-            case .target: "bound to"
-            }
-        }
-    }
+    public typealias Role = DependencyRole
 
     /// Where the value goes.
     ///

@@ -115,7 +115,7 @@ public struct Initializer<Instance>: Sendable {
     /// }
     /// ```
     public init(
-        _ slots: [AnySlot], fileID: String = #fileID, line: Int = #line,
+        _ slots: [RawSlot], fileID: String = #fileID, line: Int = #line,
         make: @escaping @Sendable (Arguments) throws -> Instance
     ) {
         let location = SourceLocation(fileID: fileID, line: line)
@@ -136,7 +136,7 @@ public struct Initializer<Instance>: Sendable {
                     var values: [Any] = []
                     values.reserveCapacity(plans.count)
                     for plan in plans { values.append(try plan(&resolution)) }
-                    return try make(Arguments(values: values, dependencies: dependencies))
+                    return try make(Arguments(values: values))
                 } catch {
                     throw rethrow(error)
                 }
@@ -155,7 +155,6 @@ extension Initializer {
     /// ```
     public struct Arguments {
         let values: [Any]
-        let dependencies: [Dependency]
 
         /// The number of arguments.
         ///
@@ -166,7 +165,7 @@ extension Initializer {
 
         /// The argument at `index` (from 0), as the type the caller expects.
         ///
-        /// Throws an ``InjectionError`` of kind ``InjectionError/Kind/argumentType`` when the
+        /// Throws an ``InjectionError`` of kind ``InjectionError/Kind/rawArguments`` when the
         /// index is out of range or the value is of another type.
         ///
         /// ```swift
@@ -174,67 +173,14 @@ extension Initializer {
         /// ```
         public func value<Value>(at index: Int, as type: Value.Type = Value.self) throws(InjectionError) -> Value {
             guard values.indices.contains(index) else {
-                throw InjectionError(.argumentType, key: nil,
-                    message: "The raw initializer asked for argument \(index), but it has \(values.count) (0 to \(values.count - 1)).",
-                    fix: "Read only the indices of the slots passed to Initializer(_:make:).")
+                throw InjectionError(.rawArgumentIndex(index: index, count: values.count))
             }
             guard let value = values[index] as? Value else {
-                throw InjectionError(.argumentType, key: nil,
-                    message: "The raw initializer read argument \(index) as \(Value.self), but it is a \(Swift.type(of: values[index])).",
-                    fix: "Read it as the type of its slot, \(dependencies[index].key.typeName).")
+                throw InjectionError(.rawArgumentType(
+                    index: index, requested: AnyKey.name(of: Value.self), actual: AnyKey.name(of: Swift.type(of: values[index]))))
             }
             return value
         }
-    }
-}
-
-/// One argument slot of a raw ``Initializer``: a key to inject, or a creation-time argument.
-///
-/// ```swift
-/// let slots: [AnySlot] = [.inject(Key<String>(named: "endpoint")), .dynamic(Int.self)]
-/// ```
-public struct AnySlot: Sendable {
-    let dependency: @Sendable (Int, SourceLocation) -> Dependency
-    let link: @Sendable (any Linking, Dependency) throws -> Plan<Any>
-
-    /// Inject the value of this key.
-    ///
-    /// ```swift
-    /// Initializer<Api>([.inject(Key<String>(named: "endpoint"))]) { HttpApi(endpoint: try $0.value(at: 0)) }
-    /// ```
-    public static func inject<Value>(_ key: Key<Value>) -> AnySlot {
-        AnySlot(
-            dependency: { position, location in
-                Dependency(role: .argument(position), key: key.erased, isDynamic: false, location: location)
-            },
-            link: { linker, dependency in
-                let plan = try linker.plan(for: dependency, as: Value.self)
-                return { resolution in try plan(&resolution) }
-            })
-    }
-
-    /// Inject the value of this type's binding.
-    ///
-    /// ```swift
-    /// let slots: [AnySlot] = [.inject(Clock.self), .inject(Logger.self)]
-    /// ```
-    public static func inject<Value>(_ type: Value.Type) -> AnySlot { inject(Key<Value>()) }
-
-    /// Leave the argument to creation time, as a value of this type.
-    ///
-    /// ```swift
-    /// let slots: [AnySlot] = [.inject(FeedService.self), .dynamic(String.self)]
-    /// // getInstance(Screen.self, arguments: "Inbox")
-    /// ```
-    public static func dynamic<Value>(_ type: Value.Type) -> AnySlot {
-        AnySlot(
-            dependency: { position, location in
-                Dependency(role: .argument(position), key: Key<Value>().erased, isDynamic: true, location: location)
-            },
-            link: { linker, dependency in
-                let plan = linker.dynamicPlan(for: dependency, as: Value.self)
-                return { resolution in try plan(&resolution) }
-            })
     }
 }
 
@@ -267,7 +213,7 @@ final class DependencyList {
 final class PlanList {
     private let dependencies: [Dependency]
     private let linker: any Linking
-    private var boxes: [AnyObject] = []
+    private var boxes: [AnyPlanBox] = []
 
     init(dependencies: [Dependency], linker: any Linking) {
         self.dependencies = dependencies
@@ -279,70 +225,12 @@ final class PlanList {
     func link<Value>(as type: Value.Type) throws {
         let dependency = dependencies[boxes.count]
         if dependency.isDynamic {
-            boxes.append(PlanBox(linker.dynamicPlan(for: dependency, as: Value.self), singleton: nil))
+            boxes.append(PlanBox(linker.dynamicPlan(for: dependency, as: Value.self), storage: nil))
         } else {
             boxes.append(PlanBox(try linker.plan(for: dependency, as: Value.self),
-                                 singleton: linker.singleton(for: dependency)))
+                                 storage: linker.storage(for: dependency)))
         }
     }
 
     var frozen: FrozenPlans { FrozenPlans(boxes) }
-}
-
-/// One argument's plan, boxed so plans of different types share an array.
-@usableFromInline
-final class PlanBox<Value> {
-    @usableFromInline let plan: Plan<Value>
-    /// The dependency's singleton storage, when it is one.
-    @usableFromInline let singleton: SingletonStorage?
-
-    init(_ plan: @escaping Plan<Value>, singleton: SingletonStorage?) {
-        self.plan = plan
-        self.singleton = singleton
-    }
-}
-
-/// The linked argument plans of an initializer; read without reference counting.
-@usableFromInline
-final class FrozenPlans: @unchecked Sendable {
-    let boxes: [AnyObject]
-    @usableFromInline let base: UnsafeMutablePointer<Unmanaged<AnyObject>>
-
-    init(_ boxes: [AnyObject]) {
-        self.boxes = boxes
-        base = .allocate(capacity: max(boxes.count, 1))
-        for (index, box) in boxes.enumerated() {
-            (base + index).initialize(to: Unmanaged.passUnretained(box))
-        }
-    }
-
-    deinit { base.deallocate() }
-}
-
-/// Runs the argument plans of one request in order.
-@usableFromInline
-struct PlanCursor {
-    @usableFromInline let base: UnsafeMutablePointer<Unmanaged<AnyObject>>
-    @usableFromInline var index = 0
-
-    @inlinable @inline(__always)
-    init(_ plans: FrozenPlans) {
-        base = plans.base
-    }
-
-    /// Runs the next plan. The box at each position was made for that position's type, so the
-    /// unchecked downcast is exact; `FrozenPlans` keeps every box alive.
-    @inlinable @inline(__always)
-    mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
-        let box = base[index]
-        index += 1
-        return try box._withUnsafeGuaranteedRef { object in
-            let box = unsafeDowncast(object, to: PlanBox<Value>.self)
-            // An existing singleton is read here, specialized for its type.
-            if let pointer = box.singleton?.instancePointer {
-                return pointer.assumingMemoryBound(to: Value.self).pointee
-            }
-            return try box.plan(&resolution)
-        }
-    }
 }

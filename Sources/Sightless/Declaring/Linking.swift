@@ -2,26 +2,6 @@
 // knows the bindings). A descriptor links each of its dependencies into a `Plan` once, when
 // the injector is built; resolving then only runs plans.
 
-/// A compiled way to produce one value. Plans call each other directly: no lookup, no cast.
-@usableFromInline
-typealias Plan<Value> = (inout Resolution) throws -> Value
-
-/// The state of one `getInstance` call, passed down through the plans it runs.
-@usableFromInline
-struct Resolution {
-    /// The injector resolving; the caller keeps it alive for the whole call.
-    unowned(unsafe) let injector: Injector
-    /// The creation-time arguments of the requested type, laid out by its
-    /// `DynamicSignature`, or `nil` when the request has none.
-    var arguments: UnsafeRawPointer?
-    /// The closure and provider bindings being built on this call, innermost last: the
-    /// one place a cycle can still appear at run time.
-    var active: [ObjectIdentifier]
-    /// How deep the plans running in this request (and in the requests enclosing it through a
-    /// `Resolver`) are nested; see `StackGuard`.
-    @usableFromInline var nesting = Nesting()
-}
-
 /// What a descriptor asks of the graph compiler while it links.
 @usableFromInline
 protocol Linking: AnyObject {
@@ -30,19 +10,13 @@ protocol Linking: AnyObject {
     /// The plan for an optional dependency whose `Optional` key has no binding of its own:
     /// it builds the wrapped key when that has a binding, and gives `nil` when it has none.
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?>
-    /// The storage of a dependency bound as a singleton, which a plan may read directly once
-    /// the instance exists; `nil` for any other dependency.
-    func singleton(for dependency: Dependency) -> SingletonStorage?
-    /// The plan that reads the next creation-time argument.
+    /// The instance storage of a dependency whose scope keeps one, which a plan may read
+    /// directly once the instance exists; `nil` for any other dependency.
+    func storage(for dependency: Dependency) -> InstanceStorage?
+    /// The plan that reads the dependency's creation-time argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
-    /// A reference to the node of a deferred (`Lazy`, `Factory`) dependency's target, filled
-    /// once the whole graph is linked: the target may itself depend on the node being linked.
-    func deferredNode<Value>(for dependency: Dependency, as type: Value.Type) throws -> NodeReference<Value>
-    /// The creation-time arguments requested so far by the node being linked (or, for an
-    /// alias, those of its target).
-    var dynamicSignature: DynamicSignature? { get }
     /// Turns a failure while building the node being linked into an `InjectionError` that
-    /// carries its dependency path.
+    /// carries its dependency path and the declaration's location.
     var rethrow: @Sendable (any Error) -> InjectionError { get }
 }
 
@@ -67,5 +41,6 @@ protocol DeferredDependency {
     static var targetType: Any.Type { get }
     /// The argument types of a factory's `make`; `nil` for `Lazy`.
     static var factoryArguments: [Any.Type]? { get }
-    static func deferredPlan(linking linker: any Linking, dependency: Dependency) throws -> Any
+    /// The plan that makes the `Lazy` or `Factory` of the dependency's deferred key.
+    static func deferredPlan(for dependency: Dependency) -> Any
 }

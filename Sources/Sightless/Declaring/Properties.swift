@@ -35,7 +35,7 @@ public struct Properties<Instance>: Sendable {
         let dependency: Dependency
         /// For a key path into a subclass: whether a built type is that subclass.
         let accepts: @Sendable (Any.Type) -> Bool
-        let link: @Sendable (any Linking, Dependency) throws -> (inout Instance, inout Resolution) throws -> Void
+        let link: @Sendable (any Linking, Dependency) throws -> @Sendable (inout Instance, inout Resolution) throws -> Void
     }
 
     private(set) var entries: [Entry] = []
@@ -147,7 +147,7 @@ public struct Properties<Instance>: Sendable {
     }
 
     /// Links every entry into one plan that sets all the properties of an instance.
-    func link(_ linker: any Linking) throws -> ((inout Instance, inout Resolution) throws -> Void)? {
+    func link(_ linker: any Linking) throws -> (@Sendable (inout Instance, inout Resolution) throws -> Void)? {
         guard !entries.isEmpty else { return nil }
         let setters = try entries.map { try $0.link(linker, $0.dependency) }
         let rethrow = linker.rethrow

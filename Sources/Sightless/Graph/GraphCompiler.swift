@@ -27,13 +27,6 @@ struct GraphCompiler {
         return node
     }
 
-    /// Adds a recipe that has no binding of its own, and everything it needs.
-    mutating func addRoot(_ recipe: Recipe) {
-        let node = graph.index[recipe.key] ?? add(recipe, parent: nil)
-        _ = node
-        discover()
-    }
-
     /// Runs every rule; the problems in a stable order.
     func validate() -> [InjectionError.Problem] {
         let rules: [any GraphRule] = [
@@ -42,6 +35,7 @@ struct GraphCompiler {
             CycleRule(),
             DynamicDependencyRule(),
             ScopeRule(),
+            TypeMismatchRule(),
         ]
         return rules.flatMap { $0.check(graph) }
     }
@@ -68,18 +62,15 @@ struct GraphCompiler {
                 stack.removeLast()
                 state[node] = 2
                 guard let recipe = graph.nodes[node].recipe else { continue }
-                let linker = Linker(key: recipe.key, nodes: linked)
+                let linker = Linker(key: recipe.key, location: recipe.location, nodes: linked)
                 do {
-                    let made = try recipe.makeNode(linker, recipe.scope)
+                    let made = try recipe.link(linker)
                     linked.nodes[recipe.key] = made
                     linked.order.append(made)
                 } catch {
                     throw InjectionError.request(error, key: recipe.key)
                 }
             }
-        }
-        for reference in linked.pendingReferences {
-            reference.fill(linked.node(for:))
         }
         return (linked.nodes, linked.order)
     }
@@ -91,12 +82,17 @@ struct GraphCompiler {
         // A node compiled earlier wins over its recipe: linking the recipe again would give a
         // singleton a second instance.
         if let node = existing(key) {
-            return graph.add(key, recipe: nil, parent: parent,
-                             linkedDynamicDependencies: node.signature?.slots.map(\.dependency) ?? [])
+            let dynamic = node.signature?.slots.map { slot in
+                Dependency(role: slot.role, key: slot.key, isDynamic: true, location: slot.location)
+            }
+            return graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [])
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         if key.name == nil, let injectable = key.type as? any Injectable.Type {
             return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
+        }
+        if key.name == nil, let members = key.type as? any MemberInjection.Type {
+            return add(members.recipe, parent: parent)
         }
         return nil
     }
@@ -131,8 +127,6 @@ struct GraphCompiler {
 /// The nodes linked so far in one compilation, and those compiled before it.
 final class LinkedNodes {
     var nodes: [AnyKey: AnyNode] = [:]
-    /// References to the targets of deferred edges, filled once everything is linked.
-    var pendingReferences: [PendingReference] = []
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
 

@@ -1,70 +1,58 @@
 /// Links one node: hands its descriptor the plans of the nodes it depends on, and lays out its
-/// creation-time arguments.
-final class Linker: Linking {
+/// dynamic arguments.
+final class Linker: Linking, LinkingNode {
     private let key: AnyKey
+    private let location: SourceLocation?
     private let nodes: LinkedNodes
     private var arguments = DynamicSignature.Builder()
     private var inherited: DynamicSignature?
 
-    init(key: AnyKey, nodes: LinkedNodes) {
+    init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes) {
         self.key = key
+        self.location = location
         self.nodes = nodes
     }
 
     var dynamicSignature: DynamicSignature? { inherited ?? arguments.build() }
 
     var rethrow: @Sendable (any Error) -> InjectionError {
-        let key = key
-        return { error in InjectionError.wrap(error, at: key) }
+        let key = key, location = location
+        return { error in InjectionError.wrap(error, at: key, location: location) }
     }
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
         if let node = nodes.node(for: dependency.key) {
+            let typed = try node.typed(as: Value.self)
             if dependency.role == .target { inherited = node.signature }
-            // The node of a key whose type is Value is always a Node<Value>.
-            return unsafeDowncast(node, to: Node<Value>.self).plan
+            return typed.plan
         }
         if dependency.isDeferred, let deferred = Value.self as? any DeferredDependency.Type,
-           let plan = try deferred.deferredPlan(linking: self, dependency: dependency) as? Plan<Value> {
+           let plan = deferred.deferredPlan(for: dependency) as? Plan<Value> {
             return plan
         }
         if dependency.wrappedKey != nil, let optional = Value.self as? any OptionalDependency.Type,
            let plan = try optional.optionalPlan(linking: self, dependency: dependency) as? Plan<Value> {
             return plan
         }
-        throw InjectionError(.missingBinding, key: dependency.key,
-                             message: "Nothing provides \(dependency.key), needed by \(key) (\(dependency.role)).",
-                             fix: "Bind \(dependency.key) in a module.", location: dependency.location)
+        throw InjectionError(.internalInconsistency(.notLinked(key: dependency.key)), path: [key, dependency.key],
+                             location: dependency.location)
     }
 
-    func singleton(for dependency: Dependency) -> SingletonStorage? {
-        nodes.node(for: dependency.key)?.singleton
+    func storage(for dependency: Dependency) -> InstanceStorage? {
+        nodes.node(for: dependency.key)?.storage
     }
 
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
         guard let wrappedKey = dependency.wrappedKey, let node = nodes.node(for: wrappedKey) else {
             return { _ in nil }
         }
-        let plan = unsafeDowncast(node, to: Node<Wrapped>.self).plan
+        if dependency.role == .target { inherited = node.signature }
+        let plan = try node.typed(as: Wrapped.self).plan
         return { resolution in try plan(&resolution) }
     }
 
-    func deferredNode<Value>(for dependency: Dependency, as type: Value.Type) throws -> NodeReference<Value> {
-        let reference = NodeReference<Value>(key: dependency.deferredKey ?? dependency.key)
-        nodes.pendingReferences.append(PendingReference(fill: reference.fill(from:)))
-        return reference
-    }
-
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value> {
-        let offset = arguments.add(dependency, as: Value.self)
-        let key = key
-        return { resolution in
-            guard let arguments = resolution.arguments else {
-                throw InjectionError(.argumentCount, key: key,
-                                     message: "\(key) needs creation-time arguments, and none were passed.",
-                                     fix: "Request it with getInstance(\(key.typeName).self, arguments: …).")
-            }
-            return (arguments + offset).assumingMemoryBound(to: Value.self).pointee
-        }
+        arguments.plan(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
+                       as: Value.self)
     }
 }

@@ -1,4 +1,4 @@
-/// Creates new instances of a type on demand, filling its creation-time arguments: assisted
+/// Creates new instances of a type on demand, filling its dynamic arguments: assisted
 /// injection.
 ///
 /// A type whose initializer has `.dynamic` slots cannot be injected directly, since nothing
@@ -24,27 +24,30 @@
 /// that when it is built. A factory without arguments, `Factory<T>`, gives a new instance of
 /// an unscoped `T` on every call (and the one instance of a singleton), and, like ``Lazy``,
 /// may close a dependency cycle. A factory holds its injector weakly: once the injector is gone,
-/// `make` throws.
+/// `make` throws ``InjectionError/Kind/injectorReleased``.
 public struct Factory<Value, each Argument>: Sendable {
     private weak let injector: Injector?
-    private let reference: NodeReference<Value>
+    private let key: AnyKey
 
-    init(injector: Injector, reference: NodeReference<Value>) {
+    init(injector: Injector, key: AnyKey) {
         self.injector = injector
-        self.reference = reference
+        self.key = key
     }
 
-    /// A new instance, with `arguments` filling the target's creation-time slots in order.
+    /// A new instance, with `arguments` filling the target's dynamic slots in order.
+    ///
+    /// ```swift
+    /// let inbox = try screens.make("Inbox")
+    /// ```
     ///
     /// - Throws: an ``InjectionError`` when building fails, or when the injector has been
     ///   released.
     public func make(_ arguments: repeat each Argument) throws(InjectionError) -> Value {
-        guard let injector, let node = reference.node else {
-            throw InjectionError(.missingBinding, key: reference.key,
-                                 message: "A Factory of \(reference.key) was used after its injector was released.",
-                                 fix: "Keep the Injector alive for as long as objects it built use their factories.")
+        guard let injector else {
+            throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
         }
-        return try injector.run(node, key: reference.key, active: [], arguments: repeat each arguments)
+        return try injector.run(try injector.compiledNode(Value.self, name: key.name), key: key,
+                                arguments: repeat each arguments)
     }
 }
 
@@ -57,10 +60,12 @@ extension Factory: DeferredDependency {
         return types
     }
 
-    static func deferredPlan(linking linker: any Linking, dependency: Dependency) throws -> Any {
-        let reference = try linker.deferredNode(for: dependency, as: Value.self)
+    static func deferredPlan(for dependency: Dependency) -> Any {
+        let key = dependency.deferredKey ?? dependency.key
         let plan: Plan<Factory<Value, repeat each Argument>> = { resolution in
-            Factory(injector: resolution.injector, reference: reference)
+            // Its make(…) may run while the consumer is built: it continues this request.
+            _ = resolution.publishFrame()
+            return Factory(injector: resolution.injector, key: key)
         }
         return plan
     }

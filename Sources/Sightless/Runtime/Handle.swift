@@ -17,7 +17,7 @@ extension Injector {
     public struct Handle<Value>: Sendable {
         let injector: Injector
         let node: Node<Value>
-        @usableFromInline let singleton: SingletonStorage?
+        @usableFromInline let storage: InstanceStorage?
 
         /// The instance for the handle's key.
         ///
@@ -30,10 +30,8 @@ extension Injector {
         ///   ``Injector/getInstance(_:)-(Value.Type)`` would.
         @inlinable
         public func get() throws(InjectionError) -> Value {
-            // An existing singleton is read where the handle is used, specialized for its type.
-            if let pointer = singleton?.instancePointer {
-                return pointer.assumingMemoryBound(to: Value.self).pointee
-            }
+            // An existing instance is read where the handle is used, specialized for its type.
+            if let value = storage?.existing(as: Value.self) { return value }
             return try build()
         }
 
@@ -64,10 +62,10 @@ extension Injector {
     /// print(try endpoint.get())
     /// ```
     public func handle<Value>(for key: Key<Value>) throws(InjectionError) -> Handle<Value> {
-        let node = try node(for: key, recipe: nil)
+        let node = try compiledNode(Value.self, name: key.name)
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        return Handle(injector: self, node: node, singleton: node.singleton)
+        return Handle(injector: self, node: node, storage: node.storage)
     }
 }

@@ -15,33 +15,38 @@
 ///
 /// The first ``get()`` resolves `T` (its binding, or just in time) and keeps the result, so
 /// every later call returns the same value, also when several threads call at once. A `Lazy`
-/// holds its injector weakly: once the injector is gone, a first `get()` throws.
+/// holds its injector weakly, so that an object keeping one never keeps the injector alive:
+/// once the injector is gone, a first `get()` throws ``InjectionError/Kind/injectorReleased``.
 /// For a new instance on every call, inject a ``Factory`` instead.
 public final class Lazy<Value>: Sendable {
     private weak let injector: Injector?
-    private let reference: NodeReference<Value>
-    private let storage: SingletonStorage
+    private let key: AnyKey
+    private let storage: InstanceStorage
 
-    init(injector: Injector, reference: NodeReference<Value>) {
+    init(injector: Injector, key: AnyKey) {
         self.injector = injector
-        self.reference = reference
-        self.storage = SingletonStorage(key: reference.key)
+        self.key = key
+        self.storage = InstanceStorage(key)
     }
 
     /// The value: built on the first call, then the same one on every call.
+    ///
+    /// ```swift
+    /// let exporter = try lazyExporter.get()
+    /// ```
     ///
     /// - Throws: an ``InjectionError`` when building the value fails (the next call tries
     ///   again), or when the injector has been released before the first call.
     public func get() throws(InjectionError) -> Value {
         if let value = storage.existing(as: Value.self) { return value }
-        guard let injector, let node = reference.node else {
-            throw InjectionError(.missingBinding, key: reference.key,
-                                 message: "Lazy<\(reference.key.typeName)> was first used after its injector was released.",
-                                 fix: "Keep the Injector alive for as long as objects it built use their Lazy dependencies.")
+        guard let injector else {
+            throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
         }
-        return try injector.run(node, active: []) { (resolution: inout Resolution) throws -> Value in
-            try storage.instance(&resolution, build: node.plan)
-        }
+        let node = try injector.compiledNode(Value.self, name: key.name)
+        if let value = node.storage?.existing(as: Value.self) { return value }
+        let storage = storage
+        let plan = node.plan
+        return try injector.run(node, plan: { resolution in try storage.instance(&resolution, build: plan) })
     }
 }
 
@@ -49,9 +54,13 @@ extension Lazy: DeferredDependency {
     static var targetType: Any.Type { Value.self }
     static var factoryArguments: [Any.Type]? { nil }
 
-    static func deferredPlan(linking linker: any Linking, dependency: Dependency) throws -> Any {
-        let reference = try linker.deferredNode(for: dependency, as: Value.self)
-        let plan: Plan<Lazy<Value>> = { resolution in Lazy(injector: resolution.injector, reference: reference) }
+    static func deferredPlan(for dependency: Dependency) -> Any {
+        let key = dependency.deferredKey ?? dependency.key
+        let plan: Plan<Lazy<Value>> = { resolution in
+            // Its get() may run while the consumer is built: it continues this request.
+            _ = resolution.publishFrame()
+            return Lazy(injector: resolution.injector, key: key)
+        }
         return plan
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where commands write: results to standard output, failures to standard error.
-protocol Console: AnyObject {
+protocol Console: AnyObject, Sendable {
     func write(_ text: String)
     func writeError(_ text: String)
 }

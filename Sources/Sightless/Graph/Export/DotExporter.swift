@@ -10,7 +10,7 @@ struct DotExporter {
             "  edge [fontname=\"Helvetica\", fontsize=10];",
         ]
         for (position, node) in graph.nodes.enumerated() {
-            let style = node.scope == "singleton" ? ", style=bold" : ""
+            let style = node.scope?.strategy.sharesValues == true ? ", style=bold" : ""
             lines.append("  \(ids[position]) [label=\(quote(node.key.description + "\n" + node.summary))\(style)];")
         }
         for (position, node) in graph.nodes.enumerated() {

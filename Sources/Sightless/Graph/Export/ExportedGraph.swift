@@ -4,8 +4,8 @@
 struct ExportedGraph {
     struct Node {
         let key: AnyKey
-        /// `unscoped`, `singleton`; empty for a node compiled earlier, whose recipe is gone.
-        let scope: String
+        /// The node's scope; `nil` for a node compiled earlier, whose recipe is gone.
+        let scope: Scope?
         /// How the value is built: `instance`, `closure`, `provider`, `alias`, `type`, …
         let source: String
         /// The creation-time arguments a request must bring.
@@ -14,7 +14,7 @@ struct ExportedGraph {
 
         /// `singleton, type` and, when there are any, the creation-time arguments.
         var summary: String {
-            var parts = [scope, source].filter { !$0.isEmpty }
+            var parts = [scope?.name ?? "", source].filter { !$0.isEmpty }
             if !creationTime.isEmpty {
                 parts.append("creation-time: " + creationTime.map(\.key.typeName).joined(separator: ", "))
             }
@@ -53,7 +53,7 @@ struct ExportedGraph {
             let node = graph.nodes[original]
             return Node(
                 key: node.key,
-                scope: node.recipe.map { "\($0.scope)" } ?? "",
+                scope: node.recipe?.scope,
                 source: Self.source(of: node.recipe),
                 creationTime: graph.dynamicDependencies(of: original),
                 edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) })

@@ -23,7 +23,7 @@ extension Injector {
     /// Screen.self)`) to draw it, or ask ``explain(_:)-(AnyKey)`` about it. Closure and provider
     /// bindings have no edges: what they resolve is only known when they run.
     public func exportGraph(as format: GraphFormat) -> String {
-        let exported = ExportedGraph(graph)
+        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph())
         switch format {
         case .dot: return DotExporter().export(exported)
         case .mermaid: return MermaidExporter().export(exported)
@@ -37,7 +37,7 @@ extension Injector {
     /// let key = injector.graphKeys.first { $0.typeName == "FeedScreen" }
     /// ```
     public var graphKeys: [AnyKey] {
-        ExportedGraph(graph).nodes.map(\.key)
+        ExportedGraph(graphCompilation?.graph ?? BindingGraph()).nodes.map(\.key)
     }
 
     /// What building a type takes, as an indented tree: its binding, then each argument and
@@ -80,6 +80,7 @@ extension Injector {
     /// }
     /// ```
     public func explain(_ key: AnyKey) throws(InjectionError) -> String {
+        let graph = graphCompilation?.graph ?? BindingGraph()
         let base = ExportedGraph(graph)
         if let root = base.index[key] {
             return ExplainExporter().explain(root, in: base)
@@ -98,8 +99,7 @@ extension Injector {
         }
         let discovered = ExportedGraph(compiler.graph)
         guard let root = discovered.index[key] else {
-            throw InjectionError(.missingBinding, key: key, message: "\(key) was discovered but not found.",
-                                 fix: "Report this as a bug in Sightless.")
+            throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
         }
         return ExplainExporter().explain(root, in: discovered)
     }

@@ -13,7 +13,7 @@ struct MermaidExporter {
                 lines.append("  \(ids[position]) \(arrow)|\"\(escape(edge.label))\"| \(ids[target])")
             }
         }
-        let singletons = graph.nodes.indices.filter { graph.nodes[$0].scope == "singleton" }.map { ids[$0] }
+        let singletons = graph.nodes.indices.filter { graph.nodes[$0].scope?.strategy.sharesValues == true }.map { ids[$0] }
         if !singletons.isEmpty {
             lines.append("  classDef singleton stroke-width:3px")
             lines.append("  class \(singletons.joined(separator: ",")) singleton")

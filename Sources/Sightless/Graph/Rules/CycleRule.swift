@@ -9,14 +9,8 @@ struct CycleRule: GraphRule {
             let members = Set(component)
             guard component.count > 1 || successors[start].contains(start) else { return nil }
             guard let cycle = Self.shortestCycle(from: start, within: members, successors: successors) else { return nil }
-            let keys = cycle.map { graph.nodes[$0].key }
-            let path = keys + [graph.nodes[start].key]
-            let written = path.map(\.description).joined(separator: " → ")
-            return InjectionError.Problem(
-                .cyclicDependency, key: graph.nodes[start].key, path: path,
-                message: "\(written): \(keys.count == 1 ? "this type needs itself" : "these types need each other") to be built.",
-                fix: "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies.",
-                location: graph.nodes[start].recipe?.location)
+            let path = cycle.map { graph.nodes[$0].key } + [graph.nodes[start].key]
+            return InjectionError.Problem(.cycle(path), path: path, location: graph.nodes[start].recipe?.location)
         }
     }
 

@@ -18,20 +18,13 @@ struct DuplicateBindingRule {
             for recipe in recipes {
                 if reserved.contains(recipe.key) {
                     merged.problems.append(InjectionError.Problem(
-                        .duplicateBinding, key: recipe.key, path: [recipe.key],
-                        message: "\(recipe.key) is always bound to the injector itself.",
-                        fix: "Remove this binding; inject \(recipe.key.typeName) directly.",
-                        location: recipe.location))
+                        .reservedKey(recipe.key), path: [recipe.key], location: recipe.location))
                     continue
                 }
                 if let first = seen[recipe.key] {
                     merged.problems.append(InjectionError.Problem(
-                        .duplicateBinding, key: recipe.key, path: [recipe.key],
-                        message: "\(recipe.key) is bound twice\(isOverride ? " among the overrides" : ""): at \(first.location.map(String.init(describing:)) ?? "?") and at \(recipe.location.map(String.init(describing:)) ?? "?").",
-                        fix: isOverride
-                            ? "Keep one of the two override bindings."
-                            : "Remove one of the bindings, or pass the module with the replacement in Injector(modules:overrides:).",
-                        location: recipe.location))
+                        .boundTwice(key: recipe.key, first: first.location, second: recipe.location, amongOverrides: isOverride),
+                        path: [recipe.key], location: recipe.location))
                     continue
                 }
                 seen[recipe.key] = recipe

@@ -16,28 +16,22 @@ struct DynamicDependencyRule: GraphRule {
                 // Only now, with a problem likely: a path costs the depth of the graph.
                 let targetKey = graph.nodes[target].key
                 let path = graph.path(to: index) + [targetKey]
-                let slots = dynamic.map { "\($0.role): \($0.key.typeName)" }.joined(separator: ", ")
-                let types = dynamic.map(\.key.typeName).joined(separator: ", ")
+                let slots = dynamic.map { InjectionError.Problem.Slot(role: $0.role, key: $0.key) }
+                let consumer = InjectionError.Problem.Consumer(key: node.key, role: edge.dependency.role)
 
                 if edge.isDeferred, let passed = edge.dependency.factoryArguments {
                     let expected = dynamic.map { ObjectIdentifier($0.key.type) }
                     guard passed.map(ObjectIdentifier.init) != expected else { continue }
-                    let passedNames = passed.map(AnyKey.name(of:)).joined(separator: ", ")
                     problems.append(InjectionError.Problem(
-                        .argumentType, key: targetKey, path: path,
-                        message: "\(edge.dependency.key) in \(node.key) (\(edge.dependency.role)) makes \(targetKey) from (\(passedNames)), but \(targetKey) takes \(dynamic.isEmpty ? "no creation-time arguments" : "(\(slots))").",
-                        fix: dynamic.isEmpty
-                            ? "Inject Factory<\(targetKey.typeName)> with no argument types."
-                            : "Inject Factory<\(targetKey.typeName), \(types)>: one argument type per dynamic slot, in order.",
-                        location: edge.dependency.location))
+                        .factoryArguments(factory: edge.dependency.key, consumer: consumer, target: targetKey,
+                                          passed: passed.map(AnyKey.name(of:)), slots: slots),
+                        path: path, location: edge.dependency.location))
                     continue
                 }
                 guard !dynamic.isEmpty else { continue }
                 problems.append(InjectionError.Problem(
-                    .dynamicDependency, key: targetKey, path: path,
-                    message: "\(targetKey) takes creation-time arguments (\(slots)), so it cannot be injected into \(node.key) (\(edge.dependency.role)): nothing there could fill them.",
-                    fix: "Inject Factory<\(targetKey.typeName), \(types)> into \(node.key) and call make(…) where the values are known, or resolve it with getInstance(\(targetKey.typeName).self, arguments: …).",
-                    location: edge.dependency.location))
+                    .creationTimeArgumentsInjected(target: targetKey, consumer: consumer, slots: slots),
+                    path: path, location: edge.dependency.location))
             }
         }
         return problems

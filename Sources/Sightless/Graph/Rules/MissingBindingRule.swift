@@ -11,7 +11,7 @@ struct MissingBindingRule: GraphRule {
                 let dependency = edge.dependency
                 let missing = dependency.deferredKey ?? dependency.key
                 problems.append(Self.problem(
-                    for: missing, neededBy: "\(node.key) (\(dependency.role))",
+                    for: missing, neededBy: .init(key: node.key, role: dependency.role),
                     path: graph.path(to: index) + [missing], location: dependency.location,
                     bindings: bindings))
             }
@@ -21,27 +21,16 @@ struct MissingBindingRule: GraphRule {
 
     /// The problem for a key nothing provides, with the bindings it may have been meant to be.
     static func problem(
-        for key: AnyKey, neededBy consumer: String?, path: [AnyKey], location: SourceLocation?,
+        for key: AnyKey, neededBy consumer: InjectionError.Problem.Consumer?, path: [AnyKey], location: SourceLocation?,
         bindings: [AnyKey: Recipe]
     ) -> InjectionError.Problem {
         let nearMisses = bindings.keys
             .filter { ObjectIdentifier($0.type) == ObjectIdentifier(key.type) && $0.name != key.name }
-            .map(\.description)
-            .sorted()
-        var message = "Nothing provides \(key)"
-        message += consumer.map { ", needed by \($0)." } ?? "."
-        if !nearMisses.isEmpty {
-            message += " Bound with the same type: \(nearMisses.joined(separator: ", "))."
-        }
-        let bindCall = key.name == nil
-            ? "binder.bind(\(key.typeName).self).to(…)"
-            : "binder.bind(Key<\(key.typeName)>(named: \"\(key.name ?? "")\")).to(…)"
-        var fix = "Bind it in a module: \(bindCall)"
-        if key.name == nil, !(key.type is any Injectable.Type) {
-            fix += ", or make \(key.typeName) conform to Injectable"
-        }
-        if !nearMisses.isEmpty { fix += ", or ask for one of the keys that are bound" }
-        return InjectionError.Problem(.missingBinding, key: key, path: path, message: message, fix: fix + ".",
-                                      location: location)
+            .sorted { $0.description < $1.description }
+        let canConform = key.name == nil && !(key.type is any Injectable.Type)
+            && !(key.type is any OptionalDependency.Type) && !(key.type is any DeferredDependency.Type)
+        return InjectionError.Problem(
+            .missingBinding(key: key, consumer: consumer, nearMisses: nearMisses, canConform: canConform),
+            path: path, location: location)
     }
 }

@@ -116,7 +116,7 @@ struct GraphModule: Module {
         }
     }
 
-    private static func anySlot(_ slot: GraphSpec.Slot) -> AnySlot {
+    private static func anySlot(_ slot: GraphSpec.Slot) -> RawSlot {
         switch slot {
         case .node(let target): .inject(GraphSpec.key(target))
         case .optional(let target): .inject(GraphSpec.optionalKey(target))

@@ -25,25 +25,41 @@ public struct InjectionError: Error, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
         /// A dependency, or a requested key, has no binding and cannot be built just in time.
         case missingBinding = "missing binding"
-        /// Types need each other through their initializers or properties.
+        /// A key is bound with no target (`binder.bind(T.self)` alone) and its type is not
+        /// ``Injectable``.
+        case incompleteBinding = "incomplete binding"
+        /// Keys need each other to be built: through initializers or properties (found when
+        /// the injector is built), or through closures, providers, `Lazy`, `Factory` or the
+        /// injector while one of them is being built.
         case cyclicDependency = "dependency cycle"
         /// The same key is bound twice.
         case duplicateBinding = "duplicate binding"
         /// A type with creation-time (`Slot.dynamic`) arguments is injected as a dependency,
         /// where nothing could fill them.
         case dynamicDependency = "creation-time arguments cannot be injected"
+        /// A `Factory` is declared with argument types that differ from its target's
+        /// creation-time slots.
+        case factoryArguments = "factory arguments differ"
         /// A scope that cannot hold the binding, such as a singleton with creation-time arguments.
         case scopeConflict = "scope conflict"
-        /// Too many or too few creation-time arguments.
+        /// A request passed too many or too few creation-time arguments.
         case argumentCount = "wrong number of arguments"
-        /// A creation-time argument of the wrong type.
+        /// A request passed a creation-time argument of the wrong type.
         case argumentType = "wrong argument type"
+        /// A raw ``Initializer`` read its arguments at an index it does not have, or as the
+        /// wrong type.
+        case rawArguments = "raw initializer arguments"
         /// A value is not of the type its key promises.
         case typeMismatch = "type mismatch"
         /// An initializer, closure or provider threw; ``Problem/underlying`` holds its error.
         case initializerFailed = "initializer failed"
         /// Dependencies nest deeper than the requesting thread's stack can hold.
         case tooDeep = "dependencies too deep"
+        /// A `Lazy` or `Factory` was used after its injector was released.
+        case injectorReleased = "injector released"
+        /// A check inside Sightless failed; the request stopped instead of going on with wrong
+        /// assumptions. Please report it.
+        case internalInconsistency = "internal inconsistency"
 
         /// The kind as errors print it: `missing binding`, `dependency cycle`, …
         ///
@@ -51,91 +67,31 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// print(InjectionError.Kind.cyclicDependency)   // dependency cycle
         /// ```
         public var description: String { rawValue }
-    }
 
-    /// One mistake, with where it is and how to fix it.
-    ///
-    /// ```swift
-    /// for problem in error.problems { print(problem.kind, problem.pathDescription) }
-    /// ```
-    public struct Problem: Sendable, CustomStringConvertible {
-        /// What kind of mistake it is.
+        /// A stable identifier: the case's name, which is also the heading of its section in
+        /// the Errors article.
         ///
         /// ```swift
-        /// let missing = error.problems.filter { $0.kind == .missingBinding }
+        /// print(InjectionError.Kind.missingBinding.id)   // missingBinding
         /// ```
-        public let kind: Kind
-        /// The key at fault, when there is one.
-        ///
-        /// ```swift
-        /// print(problem.key?.description ?? "-")   // String(named: "endpoint")
-        /// ```
-        public let key: AnyKey?
-        /// The dependency path from the requested (or bound) key to the key at fault:
-        /// `[Screen, FeedService, Api]`.
-        ///
-        /// ```swift
-        /// print(problem.path.map(\.typeName))   // ["Screen", "FeedService", "Api"]
-        /// ```
-        public internal(set) var path: [AnyKey]
-        /// Where the declaration at fault is written, when known.
-        ///
-        /// ```swift
-        /// print(problem.location.map { "\($0)" } ?? "-")   // App/FeedService.swift:14
-        /// ```
-        public let location: SourceLocation?
-        /// What went wrong, in a sentence.
-        ///
-        /// ```swift
-        /// print(problem.message)   // Nothing provides Api, needed by FeedService (argument 1).
-        /// ```
-        public let message: String
-        /// What to change.
-        ///
-        /// ```swift
-        /// print(problem.fix)   // Bind it in a module: binder.bind(Api.self).to(…).
-        /// ```
-        public let fix: String
-        /// The error an initializer, closure or provider threw.
-        ///
-        /// ```swift
-        /// if let cause = problem.underlying as? DecodingError { … }
-        /// ```
-        public let underlying: (any Error)?
-
-        init(_ kind: Kind, key: AnyKey?, path: [AnyKey] = [], message: String, fix: String,
-             location: SourceLocation? = nil, underlying: (any Error)? = nil) {
-            self.kind = kind
-            self.key = key
-            self.path = path
-            self.location = location
-            self.message = message
-            self.fix = fix
-            self.underlying = underlying
-        }
-
-        /// The path written with arrows: `Screen → FeedService → Api`.
-        ///
-        /// ```swift
-        /// print(problem.pathDescription)   // Screen → FeedService → Api
-        /// ```
-        public var pathDescription: String { path.map(\.description).joined(separator: " → ") }
-
-        /// The problem in four lines: what, the path, where, and the fix.
-        ///
-        /// ```swift
-        /// print(problem)
-        /// // missing binding: Nothing provides Api, needed by FeedService (argument 1).
-        /// //   path: Screen → FeedService → Api
-        /// //   declared at: App/FeedService.swift:14
-        /// //   fix: Bind it in a module: binder.bind(Api.self).to(…).
-        /// ```
-        public var description: String {
-            var lines = ["\(kind): \(message)"]
-            if !path.isEmpty { lines.append("  path: \(pathDescription)") }
-            if let location { lines.append("  declared at: \(location)") }
-            lines.append("  fix: \(fix)")
-            return lines.joined(separator: "\n")
+        public var id: String {
+            switch self {
+            case .missingBinding: "missingBinding"
+            case .incompleteBinding: "incompleteBinding"
+            case .cyclicDependency: "cyclicDependency"
+            case .duplicateBinding: "duplicateBinding"
+            case .dynamicDependency: "dynamicDependency"
+            case .factoryArguments: "factoryArguments"
+            case .scopeConflict: "scopeConflict"
+            case .argumentCount: "argumentCount"
+            case .argumentType: "argumentType"
+            case .rawArguments: "rawArguments"
+            case .typeMismatch: "typeMismatch"
+            case .initializerFailed: "initializerFailed"
+            case .tooDeep: "tooDeep"
+            case .injectorReleased: "injectorReleased"
+            case .internalInconsistency: "internalInconsistency"
+            }
         }
     }
 
@@ -177,10 +133,8 @@ public struct InjectionError: Error, CustomStringConvertible {
         self.init(problems: [problem], first: problem)
     }
 
-    init(_ kind: Kind, key: AnyKey?, path: [AnyKey] = [], message: String, fix: String,
-         location: SourceLocation? = nil, underlying: (any Error)? = nil) {
-        self.init(Problem(kind, key: key, path: path, message: message, fix: fix, location: location,
-                          underlying: underlying))
+    init(_ detail: Problem.Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil) {
+        self.init(Problem(detail, path: path, location: location, underlying: underlying))
     }
 
     /// Gathers the problems of a build; `nil` when there are none.
@@ -201,13 +155,7 @@ public struct InjectionError: Error, CustomStringConvertible {
     /// // The injector found 2 problems:
     /// // 1. missing binding: …
     /// ```
-    public var description: String {
-        if problems.count == 1 { return first.description }
-        let numbered = problems.enumerated().map { index, problem in
-            "\(index + 1). " + problem.description.replacingNewlines(with: "\n   ")
-        }
-        return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
-    }
+    public var description: String { ProblemText.describe(self) }
 
     /// The same error, one step further from the key at fault: `key` is now first on the path.
     func prepending(_ key: AnyKey) -> InjectionError {
@@ -221,25 +169,16 @@ public struct InjectionError: Error, CustomStringConvertible {
         return InjectionError(problems: [first] + rest, first: first)
     }
 
-    /// Turns any error thrown while building `key` into an `InjectionError` whose path starts
-    /// at `key`.
-    static func wrap(_ error: any Error, at key: AnyKey) -> InjectionError {
+    /// Turns any error thrown while building `key` (declared at `location`) into an
+    /// `InjectionError` whose path starts at `key`.
+    static func wrap(_ error: any Error, at key: AnyKey, location: SourceLocation? = nil) -> InjectionError {
         if let error = error as? InjectionError { return error.prepending(key) }
-        return InjectionError(Problem(
-            .initializerFailed, key: key, path: [key],
-            message: "Building \(key) threw: \(error)",
-            fix: "Handle the condition that makes it throw, or catch the error where \(key) is requested.",
-            underlying: error))
+        return InjectionError(.initializerFailed(key: key, error: String(describing: error)),
+                              path: [key], location: location, underlying: error)
     }
 
     /// Turns any error escaping a request into an `InjectionError`.
     static func request(_ error: any Error, key: AnyKey) -> InjectionError {
         (error as? InjectionError) ?? wrap(error, at: key)
-    }
-}
-
-extension String {
-    func replacingNewlines(with replacement: String) -> String {
-        split(separator: "\n", omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

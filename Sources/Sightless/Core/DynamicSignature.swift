@@ -5,56 +5,85 @@
 @usableFromInline
 final class DynamicSignature: Sendable {
     struct Slot: Sendable {
-        let dependency: Dependency
+        let role: DependencyRole
+        /// The slot's type as a key with no name.
+        let key: AnyKey
+        let location: SourceLocation
         let type: Any.Type
         let offset: Int
         /// Converts a value of another type into the slot's type and stores it; `false` when it
         /// is not convertible.
         let store: @Sendable (Any, UnsafeMutableRawPointer) -> Bool
         let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+
+        var described: InjectionError.Problem.Slot { .init(role: role, key: key) }
     }
 
     let slots: [Slot]
     let byteCount: Int
     let alignment: Int
+    /// Identifies the layout: the plans that read these arguments compare it with the token
+    /// of the buffer they are handed.
+    let token: SignatureToken
 
-    init(slots: [Slot], byteCount: Int, alignment: Int) {
+    init(slots: [Slot], byteCount: Int, alignment: Int, token: SignatureToken) {
         self.slots = slots
         self.byteCount = byteCount
         self.alignment = alignment
+        self.token = token
     }
 
-    /// The slots as a user reads them: `argument 3: String`.
-    var slotList: String {
-        slots.map { "\($0.dependency.role): \($0.dependency.key.typeName)" }.joined(separator: ", ")
-    }
+    var described: [InjectionError.Problem.Slot] { slots.map(\.described) }
 
     /// Lays out the creation-time arguments of one node while it links.
     struct Builder {
         private var slots: [Slot] = []
         private var byteCount = 0
         private var alignment = 1
+        private let token = SignatureToken()
 
-        mutating func add<Value>(_ dependency: Dependency, as type: Value.Type) -> Int {
+        /// Adds a slot and returns the plan that reads it from a request's buffer.
+        mutating func plan<Value>(
+            role: DependencyRole, key: AnyKey, location: SourceLocation, owner: AnyKey, as type: Value.Type
+        ) -> Plan<Value> {
             let layout = MemoryLayout<Value>.self
             let offset = (byteCount + layout.alignment - 1) / layout.alignment * layout.alignment
             byteCount = offset + layout.size
             alignment = max(alignment, layout.alignment)
             slots.append(Slot(
-                dependency: dependency, type: Value.self, offset: offset,
+                role: role, key: key, location: location, type: Value.self, offset: offset,
                 store: { value, pointer in
                     guard let value = value as? Value else { return false }
                     pointer.initializeMemory(as: Value.self, to: value)
                     return true
                 },
-                destroy: { pointer in _ = pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }))
-            return offset
+                destroy: { pointer in ArgumentBuffer.destroy(pointer, as: Value.self) }))
+            let token = ObjectIdentifier(token)
+            return { resolution in
+                // The one comparison that makes the unchecked read below safe: the buffer was
+                // laid out by this very signature.
+                guard let arguments = resolution.arguments, arguments.token == token else {
+                    throw InjectionError(.internalInconsistency(.argumentLayout(key: owner)), path: [owner])
+                }
+                return arguments.read(at: offset, as: Value.self)
+            }
         }
 
         func build() -> DynamicSignature? {
-            slots.isEmpty ? nil : DynamicSignature(slots: slots, byteCount: byteCount, alignment: alignment)
+            slots.isEmpty ? nil : DynamicSignature(slots: slots, byteCount: byteCount, alignment: alignment, token: token)
         }
     }
+}
+
+/// The identity of one argument layout, kept alive by the signature and by every plan that
+/// reads it, so that it cannot be reused by another layout while either exists.
+final class SignatureToken: Sendable {}
+
+/// The creation-time arguments of one request, placed by `ArgumentPlacer`.
+struct ArgumentBuffer {
+    let base: UnsafeRawPointer
+    /// The identity of the signature that laid the arguments out.
+    let token: ObjectIdentifier
 }
 
 /// Places the arguments of one request into the buffer its signature describes, and destroys
@@ -71,6 +100,8 @@ struct ArgumentPlacer {
         self.key = key
     }
 
+    var arguments: ArgumentBuffer { ArgumentBuffer(base: UnsafeRawPointer(buffer), token: ObjectIdentifier(signature.token)) }
+
     mutating func place<Argument>(_ argument: Argument) throws(InjectionError) {
         // Read the two fields the common case needs rather than copying the whole slot.
         let pointer = buffer + signature.slots[placed].offset
@@ -82,10 +113,9 @@ struct ArgumentPlacer {
         let slot = signature.slots[placed]
         if !slot.store(argument, pointer) {
             throw InjectionError(
-                .argumentType, key: key, path: [key],
-                message: "Creation-time argument \(placed + 1) of \(key) fills \(slot.dependency.role), of type \(slot.dependency.key.typeName), but the value passed is of type \(Argument.self).",
-                fix: "Pass a \(slot.dependency.key.typeName) in position \(placed + 1): \(key) takes (\(signature.slotList)).",
-                location: slot.dependency.location)
+                .argumentType(key: key, position: placed + 1, slot: slot.described,
+                              passed: AnyKey.name(of: Argument.self), slots: signature.described),
+                path: [key], location: slot.location)
         }
         placed += 1
     }

@@ -13,7 +13,7 @@ import Darwin
 /// every sanitizer, so apps that run their tests under ThreadSanitizer see no false reports
 /// from Sightless. It is taken only off the hot path: while a singleton is first built, and
 /// while a type is compiled on its first request.
-final class Lock: @unchecked Sendable {
+final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {

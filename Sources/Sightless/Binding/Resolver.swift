@@ -1,9 +1,10 @@
 /// Resolves keys from inside a closure or provider binding.
 ///
 /// A resolver is handed to `bind(_:).to { resolver in … }` closures and to
-/// ``Provider/provide(_:)``. It asks the same injector, and it remembers which closure and
-/// provider bindings are being built, so that one leading back to itself is reported as a
-/// cycle instead of recursing forever.
+/// ``Provider/provide(_:)``. It asks the same injector. Requests made while a value is being
+/// built, through the resolver or through `resolver.injector`, continue that build's request:
+/// one leading back to the binding being built is reported as a cycle, and nesting too deep for
+/// the thread's stack as ``InjectionError/Kind/tooDeep``, instead of recursing until a crash.
 ///
 /// ```swift
 /// binder.bind(Session.self).to { resolver in
@@ -18,14 +19,9 @@ public struct Resolver: Sendable {
     /// binder.bind(Router.self).to { resolver in Router(injector: resolver.injector) }
     /// ```
     public let injector: Injector
-    let active: [ObjectIdentifier]
-    /// The nesting of the request this resolver serves, so that its own requests count on.
-    let nesting: Nesting
 
-    init(injector: Injector, active: [ObjectIdentifier], nesting: Nesting = Nesting()) {
+    init(injector: Injector) {
         self.injector = injector
-        self.active = active
-        self.nesting = nesting
     }
 
     /// The instance bound to a type's key.
@@ -34,7 +30,7 @@ public struct Resolver: Sendable {
     /// binder.bind(Session.self).to { resolver in Session(clock: try resolver.getInstance(Clock.self)) }
     /// ```
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active, nesting: nesting)
+        try injector.request(Value.self, name: nil)
     }
 
     /// The instance bound to a key.
@@ -43,11 +39,11 @@ public struct Resolver: Sendable {
     /// binder.bind(Api.self).to { resolver in HttpApi(endpoint: try resolver.getInstance(Key<String>(named: "endpoint"))) }
     /// ```
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active, nesting: nesting)
+        try injector.request(Value.self, name: key.name)
     }
 
-    /// A new instance of a type whose initializer has creation-time arguments, filled in order
-    /// from `arguments`.
+    /// A new instance of a type whose initializer has dynamic arguments, filled in order from
+    /// `arguments`.
     ///
     /// ```swift
     /// binder.bind(Key<Screen>(named: "inbox")).to { resolver in try resolver.getInstance(Screen.self, arguments: "Inbox") }
@@ -55,11 +51,11 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ type: Value.Type, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(Key<Value>(), active: active, nesting: nesting, arguments: repeat each arguments)
+        try getInstance(Key<Value>(), arguments: repeat each arguments)
     }
 
-    /// A new instance for a key whose initializer has creation-time arguments, filled in order
-    /// from `arguments`.
+    /// A new instance for a key whose initializer has dynamic arguments, filled in order from
+    /// `arguments`.
     ///
     /// ```swift
     /// let screen = try resolver.getInstance(Key<Screen>(named: "compact"), arguments: "Inbox")
@@ -67,6 +63,7 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.resolve(key, active: active, nesting: nesting, arguments: repeat each arguments)
+        try injector.run(try injector.compiledNode(Value.self, name: key.name), key: key.erased,
+                         arguments: repeat each arguments)
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 /// The injector's nodes by key: those compiled when the injector was built, which never
 /// change, and those compiled later on a first request, published as immutable snapshots so
 /// that readers never take a lock.
-final class NodeTable: @unchecked Sendable {
+final class NodeTable {
     private final class Snapshot: Sendable {
         let nodes: [AnyKey: AnyNode]
         let index: NodeIndex
@@ -15,7 +15,8 @@ final class NodeTable: @unchecked Sendable {
 
     /// The nodes compiled with the injector; the dictionary they came in is not kept.
     private let baseIndex: NodeIndex
-    private let latest = Atomic<Unmanaged<Snapshot>?>(nil)
+    /// The newest snapshot, as the address of an object `snapshots` keeps alive.
+    private let latest = Atomic<UnsafeRawPointer?>(nil)
     /// Serializes compiling on first request.
     private let compiling = Lock()
     /// Every snapshot ever published, so that a reader still using an older one never sees it
@@ -45,38 +46,17 @@ final class NodeTable: @unchecked Sendable {
     }
 
     /// The node of a key, if it has been compiled.
-    @inline(__always)
     func node(for key: AnyKey) -> AnyNode? {
-        unmanagedNode(type: key.type, name: key.name)?.takeUnretainedValue()
+        reference(type: key.type, name: key.name)?.object
     }
 
-    /// The node of a key, if it has been compiled, without a retain: the table keeps every node
-    /// it ever held alive for as long as it lives.
+    /// The node of a key, if it has been compiled, held without a retain: the table keeps every
+    /// node it ever held alive for as long as it lives.
     @inline(__always)
-    func unmanagedNode(type: Any.Type, name: String?) -> Unmanaged<AnyNode>? {
+    func reference(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         if let node = baseIndex.node(type: type, name: name) { return node }
-        guard let snapshot = latest.load(ordering: .acquiring) else { return nil }
-        return snapshot._withUnsafeGuaranteedRef { $0.index.node(type: type, name: name) }
-    }
-
-    /// What a request without creation-time arguments can do at once, decided with no
-    /// reference counting.
-    enum Shortcut {
-        /// The key's singleton exists, here.
-        case singleton(UnsafeMutableRawPointer)
-        /// Run the plan of this node.
-        case run(Unmanaged<AnyNode>)
-        /// Not compiled yet, or it needs creation-time arguments: take the general path.
-        case none
-    }
-
-    @inline(__always)
-    func shortcut(type: Any.Type, name: String?) -> Shortcut {
-        guard let found = unmanagedNode(type: type, name: name) else { return .none }
-        return found._withUnsafeGuaranteedRef { node in
-            if let pointer = node.singleton?.instancePointer { return .singleton(pointer) }
-            return node.signature == nil ? .run(found) : .none
-        }
+        guard let address = latest.load(ordering: .acquiring) else { return nil }
+        return UnownedReference<Snapshot>.at(address).withObject { $0.index.node(type: type, name: name) }
     }
 
     /// Runs `compile` alone, and publishes the nodes it returns.
@@ -86,12 +66,12 @@ final class NodeTable: @unchecked Sendable {
         try compiling.withLock { () throws(InjectionError) -> Result in
             let current = snapshots.last?.nodes ?? [:]
             let (result, added) = try compile { key in
-                self.baseIndex.node(type: key.type, name: key.name)?.takeUnretainedValue() ?? current[key]
+                self.baseIndex.node(type: key.type, name: key.name)?.object ?? current[key]
             }
             if !added.isEmpty {
                 let snapshot = Snapshot(nodes: current.merging(added) { old, _ in old })
                 snapshots.append(snapshot)
-                latest.store(Unmanaged.passUnretained(snapshot), ordering: .releasing)
+                latest.store(UnownedReference(snapshot).address, ordering: .releasing)
             }
             return result
         }
@@ -101,12 +81,12 @@ final class NodeTable: @unchecked Sendable {
 /// An open-addressing table from a key to its node, probed by the identity of the key's type:
 /// a request finds its node with a multiply, a compare or two, and no hashing of the name
 /// (a `Dictionary` of `AnyKey` hashes both with SipHash on every request).
-struct NodeIndex: @unchecked Sendable {
+struct NodeIndex {
     private struct Entry {
         /// The identity of the key's type; 0 marks an empty entry.
         let type: UInt
         let name: String?
-        let node: Unmanaged<AnyNode>
+        let node: UnownedReference<AnyNode>?
     }
 
     private let entries: [Entry]
@@ -117,18 +97,17 @@ struct NodeIndex: @unchecked Sendable {
     init(_ dictionary: [AnyKey: AnyNode]) {
         var capacity = 8
         while capacity < dictionary.count * 2 { capacity *= 2 }
-        let placeholder = Unmanaged<AnyNode>.passUnretained(EmptyNode.shared)
-        var entries = [Entry](repeating: Entry(type: 0, name: nil, node: placeholder), count: capacity)
+        var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil), count: capacity)
         let mask = capacity - 1
         for (key, node) in dictionary {
             let type = UInt(bitPattern: ObjectIdentifier(key.type))
             var slot = Self.slot(of: type, name: key.name, mask: mask)
             while entries[slot].type != 0 { slot = (slot + 1) & mask }
-            entries[slot] = Entry(type: type, name: key.name, node: .passUnretained(node))
+            entries[slot] = Entry(type: type, name: key.name, node: UnownedReference(node))
         }
         self.entries = entries
         self.mask = mask
-        self.nodes = Array(dictionary.values) + [EmptyNode.shared]
+        self.nodes = Array(dictionary.values)
     }
 
     @inline(__always)
@@ -141,7 +120,7 @@ struct NodeIndex: @unchecked Sendable {
     }
 
     @inline(__always)
-    func node(type: Any.Type, name: String?) -> Unmanaged<AnyNode>? {
+    func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         let identity = UInt(bitPattern: ObjectIdentifier(type))
         let mask = mask
         return entries.withUnsafeBufferPointer { entries in
@@ -160,9 +139,4 @@ struct NodeIndex: @unchecked Sendable {
             }
         }
     }
-}
-
-/// Fills the empty entries of a `NodeIndex`; never returned.
-private final class EmptyNode: AnyNode, @unchecked Sendable {
-    static let shared = EmptyNode(key: AnyKey(type: Never.self, name: nil), signature: nil)
 }

@@ -25,27 +25,22 @@ enum StackGuard {
     static let closureWeight = 4
     /// The stack left free when a request gives up.
     static let reserve = 128 * 1024
+    /// What one unit of weight is taken to cost where the stack cannot be probed.
+    static let bytesPerWeight: UInt = 4 * 1024
 
-    /// The lowest stack address nested building may reach on this thread; `0` when the stack's
-    /// bounds are not known, and then nothing is checked.
-    static func floor() -> UInt {
-        guard let base = lowestAddress(), base > 0 else { return 0 }
-        return base + UInt(reserve)
+    /// The lowest stack address nested building may reach on this thread, and the lowest and
+    /// highest addresses of the thread's stack; `nil` when the stack's bounds are not known,
+    /// and then nothing is checked.
+    static func limits() -> StackLimits? {
+        guard let bounds = bounds(), let base = bounds.base, bounds.size > reserve else { return nil }
+        let low = UInt(bitPattern: base)
+        return StackLimits(floor: low + UInt(reserve), low: low, high: low + UInt(bounds.size))
     }
 
     /// An address in the caller's stack frame.
     @inline(never)
     static func current() -> UInt {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { UInt(bitPattern: $0.baseAddress) }
-    }
-
-    /// The size of the current thread's stack in bytes, for the message; `nil` when unknown.
-    static func size() -> Int? {
-        bounds()?.size
-    }
-
-    private static func lowestAddress() -> UInt? {
-        bounds().map { UInt(bitPattern: $0.base) }
     }
 
     private static func bounds() -> (base: UnsafeMutableRawPointer?, size: Int)? {
@@ -67,13 +62,6 @@ enum StackGuard {
         #endif
     }
 
-    #if canImport(Glibc) || canImport(Musl)
-    private typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-    // `pthread_getattr_np` is the one way to read a running thread's stack bounds, but the C
-    // module does not export it (it needs _GNU_SOURCE); the C library itself has it.
-    private static let threadAttributes: GetAttributes? =
-        dlsym(nil, "pthread_getattr_np").map { unsafeBitCast($0, to: GetAttributes.self) }
-    #endif
 }
 
 /// How deep a request's plans are nested, and what is known of the stack they run on.
@@ -85,8 +73,20 @@ struct Nesting: Sendable {
     @usableFromInline var weight = 0
     /// The weight at which the stack is checked next.
     @usableFromInline var nextCheck = StackGuard.interval
-    /// The lowest stack address the request may reach; `0` until it first gets deep.
-    @usableFromInline var floor: UInt = 0
+    /// The thread's stack, looked up when the request first gets deep.
+    var limits: StackLimits?
+    /// Whether `limits` was looked up (it stays `nil` when the bounds are unknown).
+    var knowsLimits = false
+}
+
+/// What a request knows of its thread's stack.
+struct StackLimits: Sendable {
+    /// The lowest address nested building may reach.
+    let floor: UInt
+    /// The thread's stack lies in `low..<high`. An address outside it (on AddressSanitizer's
+    /// fake stack, for one) says nothing about how deep the thread is, and is not compared.
+    let low: UInt
+    let high: UInt
 }
 
 extension Resolution {
@@ -110,12 +110,29 @@ extension Resolution {
     @usableFromInline @inline(never)
     mutating func checkStack() throws(InjectionError) {
         nesting.nextCheck = nesting.weight + StackGuard.interval
-        if nesting.floor == 0 { nesting.floor = max(StackGuard.floor(), 1) }
-        guard StackGuard.current() < nesting.floor else { return }
-        let stack = StackGuard.size().map { "the \($0 / 1024) KiB stack of this thread" } ?? "this thread's stack"
-        throw InjectionError(
-            .tooDeep, key: nil,
-            message: "Building this object nests \(nesting.depth) levels of dependencies, more than \(stack) holds.",
-            fix: "Request it on a thread with a larger stack, or make the graph shallower: have a type inject the Injector and build a deep part when it needs it.")
+        try nesting.checkStack()
+    }
+}
+
+extension Nesting {
+    /// Throws `tooDeep` when the calling frame lies below the floor of this thread's stack.
+    mutating func checkStack() throws(InjectionError) {
+        if !knowsLimits {
+            limits = StackGuard.limits()
+            knowsLimits = true
+        }
+        guard let limits else { return }
+        let here = StackGuard.current()
+        let tooDeep: Bool
+        if here >= limits.low, here < limits.high {
+            tooDeep = here < limits.floor
+        } else {
+            // Not on the thread's stack (AddressSanitizer keeps addressed locals on a fake
+            // stack of its own): estimate from the weight instead, generously per level.
+            let size = limits.high - limits.low, margin = UInt(StackGuard.reserve) * 2
+            tooDeep = UInt(max(weight, 0)) * StackGuard.bytesPerWeight > (size > margin ? size - margin : 0)
+        }
+        guard tooDeep else { return }
+        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(limits.high - limits.low)))
     }
 }

@@ -1,21 +1,24 @@
 /// The compiled properties of one ``Injectable`` type, for ``Injector/inject(into:)-(Value)``:
 /// compiled and validated on first use, like a type first requested by `getInstance`.
-struct MemberInjector<Value: Injectable> {
-    let inject: (inout Value, inout Resolution) throws -> Void
+struct MemberInjector<Value: Injectable>: Sendable {
+    let inject: @Sendable (inout Value, inout Resolution) throws -> Void
 }
 
-extension Recipe {
-    static func members<Value: Injectable>(of type: Value.Type) -> Recipe {
+/// Lets the graph compiler find the recipe of a `MemberInjector` key from the key's type.
+protocol MemberInjection {
+    static var recipe: Recipe { get }
+}
+
+extension MemberInjector: MemberInjection {
+    static var recipe: Recipe {
         let properties = Value.properties
-        let key = Key<Value>()
+        let key = Key<MemberInjector<Value>>()
         var problems: [InjectionError.Problem] = []
         if !(Value.self is Value.Instance.Type) {
             problems.append(InjectionError.Problem(
-                .typeMismatch, key: key.erased,
-                message: "\(Value.self).properties fills a \(Value.Instance.self), not a \(Value.self).",
-                fix: "Declare Properties<\(Value.self)> for \(Value.self)."))
+                .propertiesOfOtherType(key: Key<Value>().erased, fills: AnyKey.name(of: Value.Instance.self))))
         }
-        return Recipe(Key<MemberInjector<Value>>(), source: .type(justInTime: true), location: nil,
+        return Recipe(key, source: .type(justInTime: true), location: nil,
                       dependencies: properties.dependencies, problems: problems) { linker in
             let setProperties = try properties.link(linker)
             let injector = MemberInjector<Value> { instance, resolution in

@@ -1,0 +1,83 @@
+// The argument plans of a typed initializer, linked once while the initializer's parameter pack
+// is walked and run, in the same order, on every request. They are kept as an array of boxes
+// rather than a tuple of the pack, which would need its tuple type at every request.
+
+/// One argument's plan, boxed so plans of different types share an array.
+@usableFromInline
+class AnyPlanBox {
+    /// `ObjectIdentifier(Value.self)` of the `PlanBox<Value>` this is.
+    @usableFromInline let valueType: ObjectIdentifier
+
+    init(valueType: ObjectIdentifier) {
+        self.valueType = valueType
+    }
+}
+
+@usableFromInline
+final class PlanBox<Value>: AnyPlanBox {
+    @usableFromInline let plan: Plan<Value>
+    /// The dependency's instance storage, when its scope keeps one.
+    @usableFromInline let storage: InstanceStorage?
+
+    init(_ plan: @escaping Plan<Value>, storage: InstanceStorage?) {
+        self.plan = plan
+        self.storage = storage
+        super.init(valueType: ObjectIdentifier(Value.self))
+    }
+}
+
+/// The linked argument plans of an initializer; read without reference counting.
+@usableFromInline
+final class FrozenPlans {
+    let boxes: [AnyPlanBox]
+    @usableFromInline let count: Int
+    @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
+
+    init(_ boxes: [AnyPlanBox]) {
+        self.boxes = boxes
+        count = boxes.count
+        base = .allocate(capacity: max(boxes.count, 1))
+        for (index, box) in boxes.enumerated() {
+            (base + index).initialize(to: UnownedReference(box))
+        }
+    }
+
+    deinit {
+        base.deinitialize(count: boxes.count)
+        base.deallocate()
+    }
+}
+
+/// Runs the argument plans of one request in order.
+@usableFromInline
+struct PlanCursor {
+    @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
+    @usableFromInline let count: Int
+    @usableFromInline var index = 0
+
+    @inlinable @inline(__always)
+    init(_ plans: FrozenPlans) {
+        base = plans.base
+        count = plans.count
+    }
+
+    /// Runs the next plan; an existing instance of a storing scope is read here, specialized
+    /// for its type.
+    @inlinable @inline(__always)
+    mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
+        guard index < count else { throw argumentPlanMismatch(Value.self) }
+        let reference = base[index]
+        index += 1
+        return try Self.withBox(reference, as: Value.self) { box in
+            if let value = box.storage?.existing(as: Value.self) { return value }
+            return try box.plan(&resolution)
+        }
+    }
+}
+
+/// The error of an argument plan that is not of its argument's type, made out of line so that
+/// the inlined request path stays small.
+@usableFromInline @inline(never)
+func argumentPlanMismatch(_ type: Any.Type) -> InjectionError {
+    InjectionError(.internalInconsistency(.argumentPlanType(expected: AnyKey.name(of: type))))
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decides, for the instance storages of one injector, which thread builds an instance first,
+/// and lets the others wait for it, without ever waiting in a circle.
+///
+/// A thread that finds an instance being built by another thread waits for it, unless that
+/// thread is itself waiting, directly or through others, for an instance this thread is
+/// building: then both would wait forever, and this thread throws a cycle error instead. Its
+/// build fails, which wakes the other thread, which then builds on or meets the cycle itself.
+/// Nothing is held while an instance is built; the coordinator's lock guards only this
+/// bookkeeping.
+final class BuildCoordinator {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// The storage each waiting thread waits for.
+    private var waiting: [UInt: InstanceStorage] = [:]
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    enum Turn {
+        /// The instance exists: read it.
+        case built
+        /// This thread builds the instance, then calls `finish`.
+        case build
+        /// This thread is building the instance already: it needs itself.
+        case reentered
+        /// Waiting would close a circle of threads waiting for each other.
+        case deadlock
+    }
+
+    /// Waits until `storage` holds an instance or this thread may build it.
+    func claim(_ storage: InstanceStorage, thread: UInt) -> Turn {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if storage.isFilled { return .built }
+            if storage.builder == 0 {
+                storage.builder = thread
+                return .build
+            }
+            if storage.builder == thread { return .reentered }
+            if waitingCloses(from: storage.builder, back: thread) { return .deadlock }
+            waiting[thread] = storage
+            pthread_cond_wait(condition, mutex)
+            waiting[thread] = nil
+        }
+    }
+
+    /// Ends this thread's build of `storage`: `store` publishes the instance (or does nothing
+    /// when the build failed), and every waiting thread looks again.
+    func finish(_ storage: InstanceStorage, _ store: () -> Void) {
+        pthread_mutex_lock(mutex)
+        store()
+        storage.builder = 0
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Whether the thread `builder`, or a thread it waits for in turn, waits for an instance
+    /// that `thread` is building.
+    private func waitingCloses(from builder: UInt, back thread: UInt) -> Bool {
+        var current = builder
+        var steps = 0
+        while let awaited = waiting[current], steps <= waiting.count {
+            let next = awaited.builder
+            if next == thread { return true }
+            if next == 0 { return false }
+            current = next
+            steps += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,184 @@
+import Synchronization
+
+/// Builds objects from a validated graph of bindings.
+///
+/// Creating an injector records the bindings of its modules, discovers every ``Injectable``
+/// type they reach, links each key to the keys it needs, and validates the whole graph; every
+/// problem is reported together in one ``InjectionError``. Requests then run the compiled plan.
+///
+/// ```swift
+/// let injector = try Injector(modules: [AppModule()])
+/// let house = try injector.getInstance(House.self)
+/// let screen = try injector.getInstance(Screen.self, arguments: "Inbox")
+/// ```
+///
+/// An injector is `Sendable`: share one across every thread of an app. There is no global
+/// state; two injectors never see each other. A type may depend on `Injector` itself to create
+/// further objects later.
+public final class Injector: Sendable {
+    /// The compiled nodes, by key.
+    let nodes: NodeTable
+    /// Compiles keys on their first request.
+    let compilation: any Compilation
+    /// Decides which thread builds each instance of a storing scope first.
+    let builds = BuildCoordinator()
+    /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
+    /// none has, a request looks for no enclosing one.
+    let publishedFrames = Atomic<Int>(0)
+
+    init(nodes: NodeTable, compilation: any Compilation) {
+        self.nodes = nodes
+        self.compilation = compilation
+    }
+}
+
+// MARK: - Running requests
+
+extension Injector {
+    /// A request without creation-time arguments, from `getInstance`: one probe of the root
+    /// table and, holding no reference to the node, an existing instance read or the plan run.
+    @inline(__always)
+    func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
+        guard let found = nodes.reference(type: Value.self, name: name) else {
+            return try run(try compiledNode(Value.self, name: name))
+        }
+        do {
+            return try found.withObject { node in
+                if let value = node.storage?.existing(as: Value.self) { return value }
+                return try run(try node.typed(as: Value.self))
+            }
+        } catch {
+            throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
+        }
+    }
+
+    /// The node of a key, compiled on its first request when the injector was built without it.
+    func compiledNode<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Node<Value> {
+        if let compiled = nodes.reference(type: Value.self, name: name) {
+            return try compiled.object.typed(as: Value.self)
+        }
+        let key = AnyKey(type: Value.self, name: name)
+        return try compilation.compile(key, into: nodes).typed(as: Value.self)
+    }
+
+    /// Runs the plan of a node that takes no creation-time arguments.
+    @inline(__always)
+    func run<Value>(_ node: Node<Value>) throws(InjectionError) -> Value {
+        if let value = node.storage?.existing(as: Value.self) { return value }
+        return try run(node, plan: node.plan)
+    }
+
+    /// Runs `plan` for a node that takes no creation-time arguments: its own plan, or one that
+    /// wraps it (a `Lazy` keeps what it builds).
+    @inline(__always)
+    func run<Value>(_ node: AnyNode, plan: Plan<Value>) throws(InjectionError) -> Value {
+        guard node.signature == nil else {
+            throw argumentCountError(node.key, signature: node.signature, passed: [])
+        }
+        if let frame = RequestFrame.current(of: self) {
+            return try runNested(node, plan: plan, in: frame, arguments: nil)
+        }
+        var resolution = Resolution(injector: self)
+        defer { resolution.end() }
+        do {
+            return try plan(&resolution)
+        } catch {
+            throw InjectionError.request(error, key: node.key)
+        }
+    }
+
+    /// Runs a node's plan inside an enclosing request of this injector on this thread.
+    @inline(never)
+    func runNested<Value>(
+        _ node: AnyNode, plan: Plan<Value>, in frame: RequestFrame, arguments: ArgumentBuffer?
+    ) throws(InjectionError) -> Value {
+        var resolution = Resolution(injector: self, arguments: arguments, nestedIn: frame)
+        let id = ObjectIdentifier(node)
+        // Asking again, with nothing new to build from, for a key being built can only recur.
+        if arguments == nil, node.storage == nil, frame.active.contains(id) {
+            throw InjectionError(.reentered(key: node.key, through: .request), path: [node.key])
+        }
+        frame.active.append(id)
+        defer { frame.active.removeLast() }
+        do {
+            // The stack is checked at once: the enclosing requests may have used most of it.
+            try resolution.enterLevel(weight: StackGuard.closureWeight)
+            try resolution.checkStack()
+            let enclosing = frame.nesting
+            frame.nesting = resolution.nesting
+            defer { frame.nesting = enclosing }
+            return try plan(&resolution)
+        } catch {
+            throw InjectionError.request(error, key: node.key)
+        }
+    }
+
+    /// Builds a node's value with creation-time arguments.
+    func run<Value, each Argument>(
+        _ node: Node<Value>, key: AnyKey, arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        let count = packCount(repeat each arguments)
+        guard let signature = node.signature else {
+            guard count == 0 else {
+                throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
+            }
+            return try run(node)
+        }
+        guard signature.slots.count == count else {
+            throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
+        }
+        // Arguments that fit go in a buffer on the stack; a request allocates nothing else.
+        typealias Inline = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        if signature.byteCount <= MemoryLayout<Inline>.size, signature.alignment <= MemoryLayout<Inline>.alignment {
+            var storage: Inline = (0, 0, 0, 0, 0, 0, 0, 0)
+            return try withUnsafeMutableBytes(of: &storage) { (buffer) throws(InjectionError) -> Value in
+                guard let base = buffer.baseAddress else {
+                    throw InjectionError(.internalInconsistency(.argumentLayout(key: key)), path: [key])
+                }
+                return try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
+            }
+        }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: signature.byteCount, alignment: signature.alignment)
+        defer { base.deallocate() }
+        return try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
+    }
+
+    /// Places the arguments into `buffer`, runs the plan, and destroys the arguments.
+    @inline(__always)
+    private func run<Value, each Argument>(
+        _ node: Node<Value>, key: AnyKey, signature: DynamicSignature, buffer: UnsafeMutableRawPointer,
+        arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        var placer = ArgumentPlacer(signature: signature, buffer: buffer, key: key)
+        defer { placer.destroyPlaced() }
+        repeat try placer.place(each arguments)
+        if let frame = RequestFrame.current(of: self) {
+            return try runNested(node, plan: node.plan, in: frame, arguments: placer.arguments)
+        }
+        var resolution = Resolution(injector: self, arguments: placer.arguments)
+        defer { resolution.end() }
+        do {
+            return try node.plan(&resolution)
+        } catch {
+            throw InjectionError.request(error, key: key)
+        }
+    }
+
+    /// Runs `body` as a request of this injector for `key`, nested in an enclosing request on
+    /// this thread if there is one.
+    func perform<Result>(for key: AnyKey, _ body: (inout Resolution) throws -> Result) throws(InjectionError) -> Result {
+        var resolution = RequestFrame.current(of: self).map { Resolution(injector: self, nestedIn: $0) }
+            ?? Resolution(injector: self)
+        defer { resolution.end() }
+        do {
+            return try body(&resolution)
+        } catch {
+            throw InjectionError.request(error, key: key)
+        }
+    }
+
+    func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
+        InjectionError(.argumentCount(key: key, slots: signature?.described ?? [], passed: passed),
+                       path: [key], location: signature?.slots.first?.location)
+    }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Keeps the one instance of a key for a storing scope, such as ``Scope/singleton``: built
+/// exactly once however many threads ask, read without a lock once it exists.
+///
+/// A custom scope that keeps an instance hands its storage to ``Provision/stored(in:)``:
+///
+/// ```swift
+/// func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
+///     unscoped.stored(in: InstanceStorage(unscoped.key))
+/// }
+/// ```
+///
+/// The instance lives in memory of its own, published by an atomic pointer. Nothing here is
+/// generic over the value's type, so reading it asks the runtime for no type metadata beyond
+/// the one comparison that checks the reader's type.
+public final class InstanceStorage {
+    @usableFromInline let stored = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// The type of the stored instance: written once, under `lock`, before `stored` publishes
+    /// the instance, so a reader that loaded the pointer sees it.
+    @usableFromInline private(set) var valueType: ObjectIdentifier?
+    /// The thread building the instance, or 0. Guarded by the injector's `BuildCoordinator`.
+    var builder: UInt = 0
+    /// Frees the instance with the storage; set once, under the coordinator's lock, when it
+    /// is stored.
+    private var destroy: ((UnsafeMutableRawPointer) -> Void)?
+    let key: AnyKey
+
+    /// An empty storage for the instance of `key`.
+    ///
+    /// ```swift
+    /// let storage = InstanceStorage(AnyKey(Key<Database>()))
+    /// ```
+    public init(_ key: AnyKey) {
+        self.key = key
+    }
+
+    deinit {
+        if let pointer = stored.load(ordering: .acquiring) { destroy?(pointer) }
+    }
+
+    /// `true` once the instance has been built and stored.
+    ///
+    /// ```swift
+    /// print(storage.isFilled)   // false until the first request
+    /// ```
+    public var isFilled: Bool { stored.load(ordering: .acquiring) != nil }
+
+    /// The instance, if it has been built as a `Value`.
+    @inlinable @inline(__always)
+    func existing<Value>(as type: Value.Type) -> Value? {
+        guard let pointer = stored.load(ordering: .acquiring), valueType == ObjectIdentifier(Value.self) else {
+            return nil
+        }
+        return Self.read(pointer, as: Value.self)
+    }
+
+    @inline(__always)
+    func instance<Value>(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
+        if let value = existing(as: Value.self) { return value }
+        return try create(&resolution, build: build)
+    }
+
+    @inline(never)
+    private func create<Value>(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
+        let coordinator = resolution.injector.builds
+        switch coordinator.claim(self, thread: currentThread()) {
+        case .built:
+            break
+        case .reentered:
+            throw InjectionError(.reentered(key: key, through: .singleton), path: [key])
+        case .deadlock:
+            throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
+        case .build:
+            let value: Value
+            do {
+                value = try build(&resolution)
+            } catch {
+                coordinator.finish(self) {}
+                throw error
+            }
+            coordinator.finish(self) {
+                let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+                pointer.initialize(to: value)
+                destroy = { raw in Self.destroy(raw, as: Value.self) }
+                valueType = ObjectIdentifier(Value.self)
+                stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
+            }
+        }
+        guard let value = existing(as: Value.self) else {
+            throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
+        }
+        return value
+    }
+}
+
+/// An identity of the calling thread, never 0.
+@inline(__always)
+func currentThread() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}

@@ -1,0 +1,62 @@
+/// A compiled way to produce one value. Plans call each other directly: no lookup, no cast.
+/// `@Sendable`, so the compiler checks that what a plan captures may be shared by every thread
+/// that runs it.
+@usableFromInline
+typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
+
+/// The state of one request (one `getInstance`, `Lazy.get()`, `Factory.make(…)` or handle call),
+/// handed down through every plan it runs.
+///
+/// A custom scope receives it in ``Provision/get(_:)`` and passes it on; it has nothing to read.
+///
+/// ```swift
+/// Provision(unscoped.key) { resolution in try unscoped.get(&resolution) }
+/// ```
+public struct Resolution {
+    /// The injector resolving; the caller keeps it alive for the whole call.
+    @usableFromInline let borrowed: BorrowedInjector
+    /// The creation-time arguments of the requested key, or `nil` when the request has none.
+    var arguments: ArgumentBuffer?
+    /// What the requests of this injector on this thread are building, once one of them has
+    /// handed out a way back in; see `RequestFrame`.
+    var frame: RequestFrame?
+    /// `true` when this request published `frame`, and so unpublishes it when it ends.
+    var ownsFrame = false
+    /// How deep the plans running in this request (and in the requests enclosing it) are
+    /// nested; see `StackGuard`.
+    @usableFromInline var nesting = Nesting()
+
+    init(injector: Injector, arguments: ArgumentBuffer? = nil) {
+        self.borrowed = BorrowedInjector(injector)
+        self.arguments = arguments
+    }
+
+    /// A request started inside another one on the same thread: it goes on from the
+    /// enclosing request's frame.
+    init(injector: Injector, arguments: ArgumentBuffer? = nil, nestedIn frame: RequestFrame) {
+        self.borrowed = BorrowedInjector(injector)
+        self.arguments = arguments
+        self.frame = frame
+        self.nesting = frame.nesting
+    }
+
+    /// The injector resolving.
+    var injector: Injector { borrowed.injector }
+
+    /// The frame of this request, published on this thread if it was not yet: called by the
+    /// plans that hand out a way back into the injector (closures, providers, `Lazy`,
+    /// `Factory`, the injector itself).
+    mutating func publishFrame() -> RequestFrame {
+        if let frame { return frame }
+        let published = RequestFrame.publish(for: self)
+        frame = published
+        ownsFrame = true
+        return published
+    }
+
+    /// Unpublishes the frame this request published, if any; called when the request ends.
+    @inline(__always)
+    func end() {
+        if ownsFrame, let frame { frame.unpublish(from: injector) }
+    }
+}

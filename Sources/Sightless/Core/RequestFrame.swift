@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// What the requests of one injector running on one thread are building, where a request
+/// started inside them finds it.
+///
+/// Code that runs while an object is built can start a new request of the same injector on the
+/// same thread: a closure or provider binding (through its ``Resolver`` or `resolver.injector`),
+/// an initializer calling `get()` on a `Lazy` or `make(…)` on a `Factory` it was given, or using
+/// the `Injector` it was given. Such a nested request must see what the enclosing ones are
+/// building and how deep they are, or a cycle through it would recurse until the stack
+/// overflows. The first plan of a request that hands out such a way back in (a closure binding,
+/// a `Lazy`, a `Factory`, the injector) publishes a frame for this thread; nested requests find
+/// it, check the stack at once, and refuse to build again, without creation-time arguments, a
+/// key they are already building. A request that hands out nothing publishes nothing and pays
+/// one atomic load.
+final class RequestFrame {
+    let injector: ObjectIdentifier
+    /// The closure and provider bindings, and the keys requested by nested requests, being
+    /// built, innermost last.
+    var active: [ObjectIdentifier] = []
+    /// The nesting of the innermost closure or nested request running, which a nested request
+    /// continues from.
+    var nesting: Nesting
+    /// The frame this one hides (of another injector), restored when this one ends.
+    private let hidden: UnsafeMutableRawPointer?
+
+    private init(injector: Injector, nesting: Nesting) {
+        self.injector = ObjectIdentifier(injector)
+        self.nesting = nesting
+        self.hidden = RequestFrame.published
+    }
+
+    /// The frame of `injector` on this thread, if one of its requests runs here.
+    @inline(__always)
+    static func current(of injector: Injector) -> RequestFrame? {
+        guard injector.publishedFrames.load(ordering: .relaxed) != 0 else { return nil }
+        return lookUp(injector)
+    }
+
+    @inline(never)
+    private static func lookUp(_ injector: Injector) -> RequestFrame? {
+        guard let address = published else { return nil }
+        let frame = RequestFrame.at(address)
+        return frame.injector == ObjectIdentifier(injector) ? frame : nil
+    }
+
+    /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
+    static func publish(for resolution: Resolution) -> RequestFrame {
+        let injector = resolution.injector
+        let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
+        injector.publishedFrames.add(1, ordering: .relaxed)
+        published = frame.address
+        return frame
+    }
+
+    /// Ends the request that published this frame.
+    func unpublish(from injector: Injector) {
+        RequestFrame.published = hidden
+        injector.publishedFrames.subtract(1, ordering: .relaxed)
+    }
+
+    // MARK: - The thread's slot
+
+    private static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The address of the frame published on this thread, or `nil`.
+    private static var published: UnsafeMutableRawPointer? {
+        get { pthread_getspecific(slot) }
+        set { pthread_setspecific(slot, newValue) }
+    }
+}

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Every operation in Sightless that the compiler cannot check lives in this file, each with the
+// invariant that makes it sound and, where a check costs little, the check itself, so that a
+// broken invariant (a bug in a validation rule, say) ends in a thrown `InjectionError` rather
+// than in memory corruption. Nothing outside this file writes `Unmanaged`, `unsafeDowncast`,
+// `assumingMemoryBound`, `unsafeBitCast`, `unowned(unsafe)` or `@unchecked Sendable`; CI checks
+// that with a grep.
+
+// MARK: - References held without reference counting
+
+/// A reference that does not keep its object alive: reading it costs no retain or release.
+///
+/// Invariant: whoever makes one keeps the object alive by a strong reference of its own for as
+/// long as the `UnownedReference` can be read. `NodeIndex` and `NodeTable` keep the nodes and
+/// snapshots they point to in arrays that live as long as the table; `FrozenPlans` keeps its
+/// boxes; a `Resolution`'s injector is kept alive by the caller of the request.
+@usableFromInline
+struct UnownedReference<Object: AnyObject> {
+    @usableFromInline let unmanaged: Unmanaged<Object>
+
+    @inlinable @inline(__always)
+    init(_ object: Object) {
+        unmanaged = .passUnretained(object)
+    }
+
+    /// The object, retained by the caller from here on.
+    @inlinable @inline(__always)
+    var object: Object { unmanaged.takeUnretainedValue() }
+
+    @inlinable @inline(__always)
+    init(unmanaged: Unmanaged<Object>) {
+        self.unmanaged = unmanaged
+    }
+
+    /// Runs `body` with the object, retaining nothing.
+    @inlinable @inline(__always)
+    func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        try unmanaged._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The object's address, to publish through an atomic or a thread's slot.
+    var address: UnsafeMutableRawPointer { unmanaged.toOpaque() }
+
+    /// The reference published at `address`.
+    ///
+    /// Invariant: `address` is the `address` of an `UnownedReference<Object>` whose object is
+    /// still alive.
+    static func at(_ address: UnsafeRawPointer) -> UnownedReference {
+        UnownedReference(unmanaged: Unmanaged.fromOpaque(address))
+    }
+}
+
+extension UnownedReference: @unchecked Sendable where Object: Sendable {}
+
+/// The injector of a request, held without reference counting.
+///
+/// Invariant: a `Resolution` lives only inside a call on its injector (`getInstance`, a handle,
+/// a `Lazy` or `Factory` whose injector is alive for the call), which holds the injector.
+@usableFromInline
+struct BorrowedInjector {
+    @usableFromInline unowned(unsafe) let injector: Injector
+
+    @inlinable @inline(__always)
+    init(_ injector: Injector) { self.injector = injector }
+}
+
+extension RequestFrame {
+    /// The frame published at `address`.
+    ///
+    /// Invariant: a frame's address is published in a thread's slot only by the request that
+    /// made the frame and keeps it in its `Resolution`, on that thread, and the slot is restored
+    /// before that request ends; only the same thread reads its slot.
+    static func at(_ address: UnsafeMutableRawPointer) -> RequestFrame {
+        UnownedReference<RequestFrame>.at(address).object
+    }
+
+    var address: UnsafeMutableRawPointer { UnownedReference(self).address }
+}
+
+// MARK: - Typed views of type-erased nodes and storages
+
+extension AnyNode {
+    /// This node as a `Node<Value>`.
+    ///
+    /// Invariant: the node of a key whose type is `Value` is a `Node<Value>`. Checked with one
+    /// comparison of type identities; a mismatch throws rather than reinterprets the node.
+    @inline(__always)
+    func typed<Value>(as type: Value.Type) throws(InjectionError) -> Node<Value> {
+        guard valueType == ObjectIdentifier(Value.self) else {
+            throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: AnyKey.name(of: Value.self))))
+        }
+        return unsafeDowncast(self, to: Node<Value>.self)
+    }
+}
+
+extension InstanceStorage {
+    /// The stored instance, read in place.
+    ///
+    /// Invariant: `pointer` came from this storage's `instancePointer`, whose memory was
+    /// initialized with a `Value`: every reader was handed the storage by a `TypedStorage<Value>`,
+    /// made by `typed(as:)` after comparing `valueType`, or compares it itself.
+    @inlinable @inline(__always)
+    static func read<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) -> Value {
+        pointer.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Frees an instance stored by `store`.
+    static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
+        let typed = pointer.assumingMemoryBound(to: Value.self)
+        typed.deinitialize(count: 1)
+        typed.deallocate()
+    }
+}
+
+extension ArgumentBuffer {
+    /// Reads the creation-time argument at `offset`.
+    ///
+    /// Invariant: the buffer was filled by `ArgumentPlacer` from the signature whose token the
+    /// caller compared with `token`, and that signature put a `Value` at `offset`. The plan that
+    /// reads compares tokens first (see `DynamicSignature.Builder.plan`), so a request whose
+    /// arguments were laid out for another node throws instead of reading them.
+    @inline(__always)
+    func read<Value>(at offset: Int, as type: Value.Type) -> Value {
+        (base + offset).assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Destroys the argument at `offset`, placed there as a `Value` by `ArgumentPlacer`.
+    static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
+        _ = pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+    }
+}
+
+extension PlanCursor {
+    /// The next argument plan as the box of its type.
+    ///
+    /// Invariant: `FrozenPlans` was built by `linkArguments(as:)` walking the same parameter
+    /// pack, in the same order, that the cursor walks, so the box at each position is a
+    /// `PlanBox` of that position's type. Checked with one comparison.
+    @inlinable @inline(__always)
+    static func withBox<Value, Result>(
+        _ reference: UnownedReference<AnyPlanBox>, as type: Value.Type,
+        _ body: (PlanBox<Value>) throws -> Result
+    ) throws -> Result {
+        try reference.unmanaged._withUnsafeGuaranteedRef { box in
+            guard box.valueType == ObjectIdentifier(Value.self) else { throw argumentPlanMismatch(Value.self) }
+            return try body(unsafeDowncast(box, to: PlanBox<Value>.self))
+        }
+    }
+}
+
+// MARK: - Type metadata
+
+/// Whether `type` is an existential (a protocol type such as `any Api`, a composition, `Any`).
+///
+/// Invariant: Swift's stable ABI lays out every type's metadata with its kind in the first
+/// word; existential types have kind 0x303 (`Existential`) or 0x307 (`ExtendedExistential`).
+/// Class metadata begins with 0 or an isa pointer, never one of these small values.
+func isExistential(_ type: Any.Type) -> Bool {
+    let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
+    return kind == 0x303 || kind == 0x307
+}
+
+// MARK: - C functions looked up at run time
+
+extension StackGuard {
+    #if canImport(Glibc) || canImport(Musl)
+    typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+    /// `pthread_getattr_np` is the one way to read a running thread's stack bounds, but the C
+    /// module does not export it (it needs _GNU_SOURCE); the C library itself has it.
+    ///
+    /// Invariant: the symbol of that name in the C library has that C signature.
+    static let threadAttributes: GetAttributes? =
+        dlsym(nil, "pthread_getattr_np").map { unsafeBitCast($0, to: GetAttributes.self) }
+    #endif
+}
+
+// MARK: - Sendable conformances the compiler cannot prove
+
+/// Invariant: every stored property is an immutable `let` of a `Sendable` type; subclasses add
+/// only such properties. (A class that is not final cannot be checked as `Sendable`.)
+extension AnyNode: @unchecked Sendable {}
+extension Node: @unchecked Sendable {}
+
+/// Invariant: `AnyPlanBox` and its subclass hold only immutable `let`s of `Sendable` types.
+extension AnyPlanBox: @unchecked Sendable {}
+extension PlanBox: @unchecked Sendable {}
+
+/// Invariant: the mutex is created in `init`, destroyed in `deinit`, and only ever used through
+/// `pthread_mutex_lock`/`unlock`, which are thread-safe.
+extension Lock: @unchecked Sendable {}
+
+/// Invariant: `stored` is an atomic; `builder`, `valueType` and `destroy` are written only under
+/// the lock of the injector's `BuildCoordinator`, the last two once, before `stored` publishes
+/// the instance; `valueType` is read after `stored` is loaded, `destroy` only in `deinit`.
+extension InstanceStorage: @unchecked Sendable {}
+
+/// Invariant: `waiting` is touched only under `mutex`; the mutex and condition are created in
+/// `init` and destroyed in `deinit`.
+extension BuildCoordinator: @unchecked Sendable {}
+
+/// Invariant: the base index and the snapshots are immutable once made; `latest` is an atomic;
+/// `snapshots` is only touched under `compiling`.
+extension NodeTable: @unchecked Sendable {}
+
+/// Invariant: the entries and the nodes array are immutable once made, and the nodes array keeps
+/// alive every node an entry points to.
+extension NodeIndex: @unchecked Sendable {}
+
+/// Invariant: the boxes are immutable once frozen and `base` points into memory owned by this
+/// object, written in `init` and freed in `deinit`.
+extension FrozenPlans: @unchecked Sendable {}
+
+/// Holds a value bound with `to(uncheckedInstance:)`, which the injector hands out on any thread.
+///
+/// Invariant: the user who bound it promised, by choosing that method, that sharing the value is
+/// safe; the injector itself never mutates it.
+@usableFromInline
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

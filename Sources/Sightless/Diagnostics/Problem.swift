@@ -1,0 +1,287 @@
+extension InjectionError {
+    /// One mistake: what it is, as data (``detail``), where it is, and how to fix it.
+    ///
+    /// ```swift
+    /// for problem in error.problems {
+    ///     if case .missingBinding(let key, _, _, _) = problem.detail { print("bind \(key)") }
+    /// }
+    /// ```
+    public struct Problem: Sendable, CustomStringConvertible {
+        /// What went wrong, with the keys, types and declarations involved. ``message`` and
+        /// ``fix`` are written from it.
+        ///
+        /// ```swift
+        /// if case .cycle(let keys) = problem.detail { print(keys.map(\.typeName)) }
+        /// ```
+        public let detail: Detail
+        /// The dependency path from the requested (or bound) key to the key at fault:
+        /// `[Screen, FeedService, Api]`.
+        ///
+        /// ```swift
+        /// print(problem.path.map(\.typeName))   // ["Screen", "FeedService", "Api"]
+        /// ```
+        public internal(set) var path: [AnyKey]
+        /// Where the declaration at fault is written, when known.
+        ///
+        /// ```swift
+        /// print(problem.location.map { "\($0)" } ?? "-")   // App/FeedService.swift:14
+        /// ```
+        public let location: SourceLocation?
+        /// The error an initializer, closure or provider threw.
+        ///
+        /// ```swift
+        /// if let cause = problem.underlying as? DecodingError { … }
+        /// ```
+        public let underlying: (any Error)?
+
+        init(_ detail: Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil) {
+            self.detail = detail
+            self.path = path
+            self.location = location
+            self.underlying = underlying
+        }
+
+        /// What kind of mistake it is.
+        ///
+        /// ```swift
+        /// let missing = error.problems.filter { $0.kind == .missingBinding }
+        /// ```
+        public var kind: Kind { detail.kind }
+
+        /// The key at fault, when there is one.
+        ///
+        /// ```swift
+        /// print(problem.key?.description ?? "-")   // String(named: "endpoint")
+        /// ```
+        public var key: AnyKey? { detail.key }
+
+        /// What went wrong, in a sentence.
+        ///
+        /// ```swift
+        /// print(problem.message)   // Nothing provides Api, needed by FeedService (argument 1).
+        /// ```
+        public var message: String { ProblemText.message(detail) }
+
+        /// What to change.
+        ///
+        /// ```swift
+        /// print(problem.fix)   // Bind it in a module: binder.bind(Api.self).to(…).
+        /// ```
+        public var fix: String { ProblemText.fix(detail) }
+
+        /// The path written with arrows: `Screen → FeedService → Api`.
+        ///
+        /// ```swift
+        /// print(problem.pathDescription)   // Screen → FeedService → Api
+        /// ```
+        public var pathDescription: String { path.map(\.description).joined(separator: " → ") }
+
+        /// The problem in four lines: what, the path, where, and the fix.
+        ///
+        /// ```swift
+        /// print(problem)
+        /// // missing binding: Nothing provides Api, needed by FeedService (argument 1).
+        /// //   path: Screen → FeedService → Api
+        /// //   declared at: App/FeedService.swift:14
+        /// //   fix: Bind it in a module: binder.bind(Api.self).to(…).
+        /// ```
+        public var description: String { ProblemText.describe(self) }
+    }
+}
+
+extension InjectionError.Problem {
+    /// A dependency as a problem names it: the key that needs it, and where the value goes.
+    ///
+    /// ```swift
+    /// print(consumer)   // FeedService (argument 1)
+    /// ```
+    public struct Consumer: Sendable, Hashable, CustomStringConvertible {
+        /// The key whose initializer or properties need the dependency.
+        public let key: AnyKey
+        /// Where the value goes.
+        public let role: DependencyRole
+
+        init(key: AnyKey, role: DependencyRole) {
+            self.key = key
+            self.role = role
+        }
+
+        /// `FeedService (argument 1)`.
+        public var description: String { "\(key) (\(role))" }
+    }
+
+    /// A creation-time argument slot: where it goes, and the key of its type.
+    ///
+    /// ```swift
+    /// print(slot)   // argument 2: String
+    /// ```
+    public struct Slot: Sendable, Hashable, CustomStringConvertible {
+        /// Where the argument goes.
+        public let role: DependencyRole
+        /// The slot's type, as a key with no name.
+        public let key: AnyKey
+
+        init(role: DependencyRole, key: AnyKey) {
+            self.role = role
+            self.key = key
+        }
+
+        /// `argument 2: String`.
+        public var description: String { "\(role): \(key.typeName)" }
+    }
+
+    /// What went wrong, as data: one case per mistake, with the keys, types and declarations
+    /// involved. Each case belongs to one ``InjectionError/Kind``.
+    ///
+    /// ```swift
+    /// switch problem.detail {
+    /// case .missingBinding(let key, let consumer, _, _): print(key, consumer?.key as Any)
+    /// case .cycle(let keys): print(keys)
+    /// default: print(problem.message)
+    /// }
+    /// ```
+    public enum Detail: Sendable {
+        /// Nothing provides `key`; `consumer` needs it (`nil` for a request); `nearMisses` are
+        /// bound keys of the same type under other names; `canConform` is `true` when making
+        /// the key's type ``Injectable`` could fix it (a key with no name, of a type that is not
+        /// `Injectable`, an `Optional`, a `Lazy` or a `Factory`).
+        case missingBinding(key: AnyKey, consumer: Consumer?, nearMisses: [AnyKey], canConform: Bool)
+        /// `key` is bound with no target, and its type is not ``Injectable``.
+        case bindingWithoutTarget(key: AnyKey)
+        /// These keys need each other through initializers or properties; the first key is
+        /// repeated at the end.
+        case cycle([AnyKey])
+        /// `key` was asked for again while it was being built, through a closure or provider
+        /// binding, or through a `Lazy`, `Factory` or the injector inside its own initializer.
+        case reentered(key: AnyKey, through: Reentry)
+        /// `key` is bound twice, at `first` and at `second`.
+        case boundTwice(key: AnyKey, first: SourceLocation?, second: SourceLocation?, amongOverrides: Bool)
+        /// `key` is bound by the injector itself (`Injector`) and cannot be bound again.
+        case reservedKey(AnyKey)
+        /// `target` takes creation-time arguments and is injected into `consumer`, where
+        /// nothing could fill them.
+        case creationTimeArgumentsInjected(target: AnyKey, consumer: Consumer, slots: [Slot])
+        /// A `Factory` in `consumer` makes `target` from argument types that differ from its
+        /// creation-time slots.
+        case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [String], slots: [Slot])
+        /// `key` is kept in a scope (`scope`) but takes creation-time arguments.
+        case scopedWithArguments(key: AnyKey, scope: String, slots: [Slot])
+        /// A request for `key` passed `passed` creation-time arguments (their type names), but
+        /// `key` takes `slots` (`[]` when it takes none).
+        case argumentCount(key: AnyKey, slots: [Slot], passed: [String])
+        /// Creation-time argument `position` of a request for `key` is a `passed`, not of its
+        /// slot's type.
+        case argumentType(key: AnyKey, position: Int, slot: Slot, passed: String, slots: [Slot])
+        /// A raw ``Initializer`` read the argument at `index`, but it has `count` (`0..<count`).
+        case rawArgumentIndex(index: Int, count: Int)
+        /// A raw ``Initializer`` read the argument at `index` as `requested`, but its slot holds
+        /// a `actual`.
+        case rawArgumentType(index: Int, requested: String, actual: String)
+        /// `key` is bound to `target`, whose value (of type `actual`) is not a value of `key`'s
+        /// type.
+        case aliasTarget(key: AnyKey, target: AnyKey, actual: String)
+        /// `key` inherits the initializer of `base`, which built a `built`, not a value of
+        /// `key`'s type.
+        case inheritedInitializer(key: AnyKey, base: String, built: String)
+        /// The `initializer` of `key`'s type builds a `builds`, which is not a value of `key`'s
+        /// type.
+        case initializerOfOtherType(key: AnyKey, builds: String)
+        /// `key`'s type declares a property (`role`) of a subclass it is not.
+        case subclassProperty(key: AnyKey, role: DependencyRole)
+        /// The `properties` of `key`'s type fill a `fills`, not a value of `key`'s type.
+        case propertiesOfOtherType(key: AnyKey, fills: String)
+        /// Building `key` threw `error` (written with `String(describing:)`; the error itself is
+        /// ``InjectionError/Problem/underlying``).
+        case initializerFailed(key: AnyKey, error: String)
+        /// Building nested `depth` levels, more than the thread's stack (`stackSize` bytes, when
+        /// known) holds.
+        case tooDeep(depth: Int, stackSize: Int?)
+        /// A `Lazy` or `Factory` of `key` (`wrapper` is its type, as written) was used after
+        /// its injector was released.
+        case injectorReleased(key: AnyKey, wrapper: String)
+        /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
+        /// wrong assumptions.
+        case internalInconsistency(Inconsistency)
+    }
+
+    /// What led back to a key while it was being built.
+    public enum Reentry: Sendable, Hashable {
+        /// A closure or provider binding asked for its own key.
+        case closure
+        /// A singleton was asked for on the thread that is building it.
+        case singleton
+        /// A singleton was asked for while another thread builds it, and that thread waits
+        /// (directly or through others) for something this thread is building: the two need
+        /// each other.
+        case otherThread
+        /// An unscoped key asked for itself again through a `Lazy`, a `Factory` or the
+        /// injector, on the same thread, while it was being built.
+        case request
+    }
+
+    /// A check inside Sightless that failed.
+    public enum Inconsistency: Sendable, Hashable {
+        /// The compiled node of `key` does not produce `expected`.
+        case nodeType(key: AnyKey, expected: String)
+        /// An initializer's argument plan is not of the argument's type `expected`.
+        case argumentPlanType(expected: String)
+        /// `key`'s plan read creation-time arguments laid out for another key.
+        case argumentLayout(key: AnyKey)
+        /// `key` was compiled but no node was linked for it.
+        case notLinked(key: AnyKey)
+        /// A singleton of `key` was built but not stored.
+        case notStored(key: AnyKey)
+    }
+}
+
+extension InjectionError.Problem.Detail {
+    /// The kind of mistake this detail is.
+    ///
+    /// ```swift
+    /// print(InjectionError.Problem.Detail.cycle([]).kind)   // dependency cycle
+    /// ```
+    public var kind: InjectionError.Kind {
+        switch self {
+        case .missingBinding: .missingBinding
+        case .bindingWithoutTarget: .incompleteBinding
+        case .cycle, .reentered: .cyclicDependency
+        case .boundTwice, .reservedKey: .duplicateBinding
+        case .creationTimeArgumentsInjected: .dynamicDependency
+        case .factoryArguments: .factoryArguments
+        case .scopedWithArguments: .scopeConflict
+        case .argumentCount: .argumentCount
+        case .argumentType: .argumentType
+        case .rawArgumentIndex, .rawArgumentType: .rawArguments
+        case .aliasTarget, .inheritedInitializer, .initializerOfOtherType, .subclassProperty, .propertiesOfOtherType:
+            .typeMismatch
+        case .initializerFailed: .initializerFailed
+        case .tooDeep: .tooDeep
+        case .injectorReleased: .injectorReleased
+        case .internalInconsistency: .internalInconsistency
+        }
+    }
+
+    /// The key at fault, when there is one.
+    ///
+    /// ```swift
+    /// print(InjectionError.Problem.Detail.reservedKey(AnyKey(Key<Injector>())).key as Any)
+    /// ```
+    public var key: AnyKey? {
+        switch self {
+        case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key), .reentered(let key, _),
+             .boundTwice(let key, _, _, _), .reservedKey(let key), .scopedWithArguments(let key, _, _),
+             .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
+             .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
+             .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _):
+            key
+        case .cycle(let keys): keys.first
+        case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
+        case .internalInconsistency(let inconsistency):
+            switch inconsistency {
+            case .nodeType(let key, _), .argumentLayout(let key), .notLinked(let key), .notStored(let key): key
+            case .argumentPlanType: nil
+            }
+        case .rawArgumentIndex, .rawArgumentType, .tooDeep: nil
+        }
+    }
+}

@@ -1,0 +1,196 @@
+// Every sentence Sightless shows about a mistake is written here, from the problem's data; the
+// rest of the library only builds `Problem.Detail`s. The Errors article shows each kind's text,
+// and a test compares it with what this file writes.
+
+enum ProblemText {
+    /// The problem in up to four lines: what, the path, where, and the fix.
+    static func describe(_ problem: InjectionError.Problem) -> String {
+        var lines = ["\(problem.kind): \(message(problem.detail))"]
+        if !problem.path.isEmpty { lines.append("  path: \(problem.pathDescription)") }
+        if let location = problem.location { lines.append("  declared at: \(location)") }
+        lines.append("  fix: \(fix(problem.detail))")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every problem of an error, numbered when there are several.
+    static func describe(_ error: InjectionError) -> String {
+        let problems = error.problems
+        if problems.count == 1, let only = problems.first { return describe(only) }
+        let numbered = problems.enumerated().map { index, problem in
+            "\(index + 1). " + describe(problem).split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n   ")
+        }
+        return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
+    }
+
+    static func message(_ detail: InjectionError.Problem.Detail) -> String {
+        switch detail {
+        case .missingBinding(let key, let consumer, let nearMisses, _):
+            var message = "Nothing provides \(key)"
+            message += consumer.map { ", needed by \($0)." } ?? "."
+            if !nearMisses.isEmpty {
+                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
+            }
+            return message
+        case .bindingWithoutTarget(let key):
+            return "\(key) is bound without a target, and \(key.typeName) is not Injectable."
+        case .cycle(let keys):
+            let written = keys.map(\.description).joined(separator: " → ")
+            return "\(written): \(keys.count <= 2 ? "this type needs itself" : "these types need each other") to be built."
+        case .reentered(let key, .closure):
+            return "\(key) needs itself while it is being built, through a closure or provider binding."
+        case .reentered(let key, .singleton):
+            return "\(key) is a singleton that needs itself while it is being built."
+        case .reentered(let key, .request):
+            return "\(key) asks for itself while it is being built, through a Lazy, a Factory or the injector."
+        case .reentered(let key, .otherThread):
+            return "\(key) is being built by another thread that waits for something this thread is building: they need each other."
+        case .boundTwice(let key, let first, let second, let amongOverrides):
+            return "\(key) is bound twice\(amongOverrides ? " among the overrides" : ""): at \(place(first)) and at \(place(second))."
+        case .reservedKey(let key):
+            return "\(key) is always bound to the injector itself."
+        case .creationTimeArgumentsInjected(let target, let consumer, let slots):
+            return "\(target) takes creation-time arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
+        case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
+            return "\(factory) in \(consumer) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no creation-time arguments" : "(\(list(slots)))")."
+        case .scopedWithArguments(let key, let scope, let slots):
+            return "\(key) is \(article(scope)) \(scope), but it takes creation-time arguments (\(list(slots))), which would differ from request to request."
+        case .argumentCount(let key, let slots, let passed):
+            let takes = slots.isEmpty
+                ? "takes no creation-time arguments"
+                : "takes \(slots.count) creation-time argument\(slots.count == 1 ? "" : "s") (\(list(slots)))"
+            let got = passed.isEmpty
+                ? "none were passed"
+                : "\(passed.count) \(passed.count == 1 ? "was" : "were") passed (\(passed.joined(separator: ", ")))"
+            return "\(key) \(takes), but \(got)."
+        case .argumentType(let key, let position, let slot, let passed, _):
+            return "Creation-time argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed)."
+        case .rawArgumentIndex(let index, let count):
+            return count == 0
+                ? "The raw initializer asked for argument \(index), but it has none."
+                : "The raw initializer asked for argument \(index), but it has \(count) (0 to \(count - 1))."
+        case .rawArgumentType(let index, let requested, let actual):
+            return "The raw initializer read argument \(index) as \(requested), but it is a \(actual)."
+        case .aliasTarget(let key, let target, let actual):
+            return "\(key) is bound to \(target), but \(actual) is not \(article(key.typeName)) \(key.typeName)."
+        case .inheritedInitializer(let key, let base, let built):
+            return "\(key.typeName) inherits the initializer of \(base), which built \(article(built)) \(built), not \(article(key.typeName)) \(key.typeName)."
+        case .initializerOfOtherType(let key, let builds):
+            return "\(key.typeName).initializer builds \(article(builds)) \(builds), not \(article(key.typeName)) \(key.typeName)."
+        case .subclassProperty(let key, let role):
+            return "\(key.typeName) declares the property \(role), which belongs to a subclass \(key.typeName) is not."
+        case .propertiesOfOtherType(let key, let fills):
+            return "\(key.typeName).properties fills \(article(fills)) \(fills), not \(article(key.typeName)) \(key.typeName)."
+        case .initializerFailed(let key, let error):
+            return "Building \(key) threw: \(error)"
+        case .tooDeep(let depth, let stackSize):
+            let stack = stackSize.map { "the \($0 / 1024) KiB stack of this thread" } ?? "this thread's stack"
+            return "Building this object nests \(depth) levels of dependencies, more than \(stack) holds."
+        case .injectorReleased(let key, let wrapper):
+            return "\(wrapper) of \(key) was used after its injector was released."
+        case .internalInconsistency(let inconsistency):
+            return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
+        }
+    }
+
+    static func fix(_ detail: InjectionError.Problem.Detail) -> String {
+        switch detail {
+        case .missingBinding(let key, _, let nearMisses, let canConform):
+            let bindCall = key.name.map { "binder.bind(Key<\(key.typeName)>(named: \"\($0)\")).to(…)" }
+                ?? "binder.bind(\(key.typeName).self).to(…)"
+            var fix = "Bind it in a module: \(bindCall)"
+            if canConform {
+                fix += ", or, if \(key.typeName) is a class or struct, make it conform to Injectable"
+            }
+            if !nearMisses.isEmpty { fix += ", or ask for one of the keys that are bound" }
+            return fix + "."
+        case .bindingWithoutTarget(let key):
+            return "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self), or make \(key.typeName) conform to Injectable."
+        case .cycle:
+            return "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies."
+        case .reentered(let key, .closure):
+            return "Remove the request that leads back to \(key), or resolve it later instead of while building."
+        case .reentered(let key, .singleton):
+            return "Do not ask for \(key) (directly, or through a Lazy, Factory, closure or provider) from anything it needs while it is being built."
+        case .reentered(let key, .otherThread):
+            return "Break the cycle between \(key) and what it needs: inject one side as Lazy<…> or Factory<…> and use it after both are built."
+        case .reentered(let key, .request):
+            return "Do not ask for \(key) from its own initializer, properties or awakeFromInjection(); keep the Lazy or Factory and use it after \(key) is built."
+        case .boundTwice(_, _, _, let amongOverrides):
+            return amongOverrides
+                ? "Keep one of the two override bindings."
+                : "Remove one of the bindings, or pass the module with the replacement in Injector(modules:overrides:)."
+        case .reservedKey(let key):
+            return "Remove this binding; inject \(key.typeName) directly."
+        case .creationTimeArgumentsInjected(let target, let consumer, let slots):
+            return "Inject Factory<\(target.typeName), \(types(slots))> into \(consumer.key) and call make(…) where the values are known, or resolve it with getInstance(\(target.typeName).self, arguments: …)."
+        case .factoryArguments(_, _, let target, _, let slots):
+            return slots.isEmpty
+                ? "Inject Factory<\(target.typeName)> with no argument types."
+                : "Inject Factory<\(target.typeName), \(types(slots))>: one argument type per dynamic slot, in order."
+        case .scopedWithArguments(let key, _, _):
+            return "Leave \(key) unscoped, or make its arguments injected slots."
+        case .argumentCount(let key, let slots, _):
+            return slots.isEmpty
+                ? "Request it with getInstance(\(key.typeName).self), without arguments."
+                : "Pass exactly \(slots.count): getInstance(\(key.typeName).self, arguments: …), one value per dynamic slot, in order."
+        case .argumentType(let key, let position, let slot, _, let slots):
+            return "Pass a \(slot.key.typeName) in position \(position): \(key) takes (\(list(slots)))."
+        case .rawArgumentIndex:
+            return "Read only the indices of the slots passed to Initializer(_:make:), from 0."
+        case .rawArgumentType:
+            return "Read each argument as the type of its slot."
+        case .aliasTarget(let key, _, _):
+            return "Bind \(key) to a type that conforms to or inherits from \(key.typeName)."
+        case .inheritedInitializer(let key, let base, _):
+            return "Declare \(base).initializer as a class var built with Self.init(…) and a required init, or give \(key.typeName) an initializer of its own (override class var initializer)."
+        case .initializerOfOtherType(let key, _):
+            return "Describe an initializer of \(key.typeName) itself: Initializer(\(key.typeName).init(…))."
+        case .subclassProperty:
+            return "Declare that property only in the properties of the subclass that has it."
+        case .propertiesOfOtherType(let key, _):
+            return "Declare Properties<\(key.typeName)> for \(key.typeName)."
+        case .initializerFailed(let key, _):
+            return "Handle the condition that makes it throw, or catch the error where \(key) is requested."
+        case .tooDeep:
+            return "Request it on a thread with a larger stack, or make the graph shallower: have a type inject a Factory and build a deep part when it needs it."
+        case .injectorReleased:
+            return "Keep the Injector alive for as long as objects it built use their Lazy and Factory dependencies."
+        case .internalInconsistency:
+            return "Please report this as a bug in Sightless, with the modules that produce it."
+        }
+    }
+
+    private static func inconsistencyMessage(_ inconsistency: InjectionError.Problem.Inconsistency) -> String {
+        switch inconsistency {
+        case .nodeType(let key, let expected):
+            return "the compiled node of \(key) does not produce \(expected)."
+        case .argumentPlanType(let expected):
+            return "an initializer's argument plan does not produce its argument's type, \(expected)."
+        case .argumentLayout(let key):
+            return "\(key) read creation-time arguments that were laid out for another key."
+        case .notLinked(let key):
+            return "\(key) was compiled but not linked."
+        case .notStored(let key):
+            return "the singleton \(key) was built but not stored."
+        }
+    }
+
+    private static func place(_ location: SourceLocation?) -> String {
+        location.map(String.init(describing:)) ?? "?"
+    }
+
+    private static func list(_ slots: [InjectionError.Problem.Slot]) -> String {
+        slots.map(\.description).joined(separator: ", ")
+    }
+
+    private static func types(_ slots: [InjectionError.Problem.Slot]) -> String {
+        slots.map(\.key.typeName).joined(separator: ", ")
+    }
+
+    /// "a" or "an", as English wants it before `word`.
+    static func article(_ word: String) -> String {
+        guard let first = word.lowercased().first else { return "a" }
+        return "aeiou".contains(first) ? "an" : "a"
+    }
+}

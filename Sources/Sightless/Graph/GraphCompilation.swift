@@ -1,0 +1,54 @@
+/// The recorded bindings of an injector and the graph compiled from them when it was built:
+/// what compiles keys first requested later, and what the exporters draw.
+final class GraphCompilation: Compilation {
+    let bindings: [AnyKey: Recipe]
+    let graph: BindingGraph
+
+    private init(bindings: [AnyKey: Recipe], graph: BindingGraph) {
+        self.bindings = bindings
+        self.graph = graph
+    }
+
+    /// Records the modules' bindings, merges them with the overrides, then compiles, validates
+    /// and links the whole graph; every problem is reported together.
+    static func build(modules: [any Module], overrides: [any Module]) throws(InjectionError) -> (NodeTable, GraphCompilation) {
+        let moduleBinder = Binder()
+        for module in modules { module.configure(moduleBinder) }
+        let overrideBinder = Binder()
+        for module in overrides { module.configure(overrideBinder) }
+
+        let merged = DuplicateBindingRule().merge(
+            modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
+        var compiler = GraphCompiler(bindings: merged.bindings)
+        for key in merged.order { compiler.addRoot(key) }
+        if let error = InjectionError(problems: merged.problems + compiler.validate()) {
+            throw error
+        }
+        let linked = try compiler.link()
+        let nodes = NodeTable(base: linked.nodes, linkOrder: linked.order)
+        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph))
+    }
+
+    func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {
+        let bindings = bindings
+        return try nodes.compileOnce { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode]) in
+            if let node = lookup(key) { return (node, [:]) }
+            var compiler = GraphCompiler(bindings: bindings, existing: lookup)
+            if compiler.addRoot(key) == nil {
+                throw InjectionError(MissingBindingRule.problem(
+                    for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
+            }
+            if let error = InjectionError(problems: compiler.validate()) { throw error }
+            let added = try compiler.link().nodes
+            guard let node = added[key] ?? lookup(key) else {
+                throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
+            }
+            return (node, added)
+        }
+    }
+}
+
+extension Injector {
+    /// The bindings and graph this injector was built from.
+    var graphCompilation: GraphCompilation? { compilation as? GraphCompilation }
+}

@@ -1,0 +1,35 @@
+/// Reports an alias whose target builds values that are not of the alias's type:
+/// `bind(Pet.self).to(Cat.self)` where `Cat` is not a `Pet`, or `Key<Int>` bound to a
+/// `Key<String>`. The target's type is known before anything is built when the alias leads
+/// (through other aliases) to an ``Injectable`` type or an instance, and the alias's key is not
+/// of a protocol type (Swift checks conformance to a protocol only on a value); other values
+/// are checked when they are built.
+struct TypeMismatchRule: GraphRule {
+    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+        graph.nodes.indices.compactMap { index in
+            let node = graph.nodes[index]
+            guard let recipe = node.recipe, case .alias(let targetKey) = recipe.source,
+                  let accepts = recipe.accepts, let concrete = concreteType(reachedFrom: index, in: graph),
+                  !accepts(concrete) else { return nil }
+            return InjectionError.Problem(
+                .aliasTarget(key: node.key, target: targetKey, actual: AnyKey.name(of: concrete)),
+                path: graph.path(to: index), location: recipe.location)
+        }
+    }
+
+    /// The concrete type of the values an alias ends up with, when it is known.
+    private func concreteType(reachedFrom alias: Int, in graph: BindingGraph) -> Any.Type? {
+        var current = alias
+        var seen: Set<Int> = []
+        while seen.insert(current).inserted {
+            guard let edge = graph.nodes[current].edges.first, !edge.throughWrapped,
+                  let target = edge.target, let recipe = graph.nodes[target].recipe else { return nil }
+            if case .alias = recipe.source {
+                current = target
+                continue
+            }
+            return recipe.concreteType
+        }
+        return nil
+    }
+}
