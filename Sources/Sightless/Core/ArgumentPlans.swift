@@ -21,7 +21,7 @@ final class PlanBox<Value>: AnyPlanBox {
 
     init(_ plan: @escaping Plan<Value>, storage: InstanceStorage?) {
         self.plan = plan
-        self.storage = storage
+        self.storage = storage?.valueType == ObjectIdentifier(Value.self) ? storage : nil
         super.init(valueType: ObjectIdentifier(Value.self))
     }
 }
@@ -46,6 +46,11 @@ final class FrozenPlans {
         base.deinitialize(count: boxes.count)
         base.deallocate()
     }
+
+    /// Whether the boxes are plans of these types, in this order.
+    func matches(_ types: [ObjectIdentifier]) -> Bool {
+        boxes.map(\.valueType) == types
+    }
 }
 
 /// Runs the argument plans of one request in order.
@@ -65,11 +70,10 @@ struct PlanCursor {
     /// for its type.
     @inlinable @inline(__always)
     mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
-        guard index < count else { throw argumentPlanMismatch(Value.self) }
         let reference = base[index]
         index += 1
         return try Self.withBox(reference, as: Value.self) { box in
-            if let value = box.storage?.existing(as: Value.self) { return value }
+            if let value = box.storage?.existingVerified(as: Value.self) { return value }
             return try box.plan(&resolution)
         }
     }

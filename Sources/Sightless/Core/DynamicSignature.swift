@@ -79,7 +79,8 @@ final class DynamicSignature: Sendable {
 /// reads it, so that it cannot be reused by another layout while either exists.
 final class SignatureToken: Sendable {}
 
-/// The creation-time arguments of one request, placed by `ArgumentPlacer`.
+/// The dynamic arguments of one request, placed by `ArgumentPlacer`.
+@usableFromInline
 struct ArgumentBuffer {
     let base: UnsafeRawPointer
     /// The identity of the signature that laid the arguments out.

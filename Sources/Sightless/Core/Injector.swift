@@ -17,14 +17,14 @@ import Synchronization
 /// further objects later.
 public final class Injector: Sendable {
     /// The compiled nodes, by key.
-    let nodes: NodeTable
+    @usableFromInline let nodes: NodeTable
     /// Compiles keys on their first request.
     let compilation: any Compilation
     /// Decides which thread builds each instance of a storing scope first.
     let builds = BuildCoordinator()
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
     /// none has, a request looks for no enclosing one.
-    let publishedFrames = Atomic<Int>(0)
+    @usableFromInline let publishedFrames = Atomic<Int>(0)
 
     init(nodes: NodeTable, compilation: any Compilation) {
         self.nodes = nodes
@@ -35,24 +35,24 @@ public final class Injector: Sendable {
 // MARK: - Running requests
 
 extension Injector {
-    /// A request without creation-time arguments, from `getInstance`: one probe of the root
-    /// table and, holding no reference to the node, an existing instance read or the plan run.
-    @inline(__always)
+    /// A request without dynamic arguments, from `getInstance`: inlined where the type is
+    /// known, it reads an existing instance of a storing scope with one probe of the root table;
+    /// anything else runs the plan.
+    @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
         guard let found = nodes.reference(type: Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
+        if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
         do {
-            return try found.withObject { node in
-                if let value = node.storage?.existing(as: Value.self) { return value }
-                return try run(try node.typed(as: Value.self))
-            }
+            return try found.withObject { node in try run(node.typedVerified(as: Value.self)) }
         } catch {
             throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
         }
     }
 
     /// The node of a key, compiled on its first request when the injector was built without it.
+    @usableFromInline
     func compiledNode<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Node<Value> {
         if let compiled = nodes.reference(type: Value.self, name: name) {
             return try compiled.object.typed(as: Value.self)
@@ -61,8 +61,8 @@ extension Injector {
         return try compilation.compile(key, into: nodes).typed(as: Value.self)
     }
 
-    /// Runs the plan of a node that takes no creation-time arguments.
-    @inline(__always)
+    /// Runs the plan of a node that takes no dynamic arguments.
+    @inlinable @inline(__always)
     func run<Value>(_ node: Node<Value>) throws(InjectionError) -> Value {
         if let value = node.storage?.existing(as: Value.self) { return value }
         return try run(node, plan: node.plan)
@@ -70,7 +70,7 @@ extension Injector {
 
     /// Runs `plan` for a node that takes no creation-time arguments: its own plan, or one that
     /// wraps it (a `Lazy` keeps what it builds).
-    @inline(__always)
+    @inlinable @inline(__always)
     func run<Value>(_ node: AnyNode, plan: Plan<Value>) throws(InjectionError) -> Value {
         guard node.signature == nil else {
             throw argumentCountError(node.key, signature: node.signature, passed: [])
@@ -88,7 +88,7 @@ extension Injector {
     }
 
     /// Runs a node's plan inside an enclosing request of this injector on this thread.
-    @inline(never)
+    @usableFromInline @inline(never)
     func runNested<Value>(
         _ node: AnyNode, plan: Plan<Value>, in frame: RequestFrame, arguments: ArgumentBuffer?
     ) throws(InjectionError) -> Value {
@@ -177,6 +177,7 @@ extension Injector {
         }
     }
 
+    @usableFromInline
     func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
         InjectionError(.argumentCount(key: key, slots: signature?.described ?? [], passed: passed),
                        path: [key], location: signature?.slots.first?.location)

@@ -23,9 +23,9 @@ import Synchronization
 /// the one comparison that checks the reader's type.
 public final class InstanceStorage {
     @usableFromInline let stored = Atomic<UnsafeMutableRawPointer?>(nil)
-    /// The type of the stored instance: written once, under `lock`, before `stored` publishes
-    /// the instance, so a reader that loaded the pointer sees it.
-    @usableFromInline private(set) var valueType: ObjectIdentifier?
+    /// The type of the instance: the type of the storage's key. A reader that asks for another
+    /// type finds nothing, and a build of another type is not stored.
+    @usableFromInline let valueType: ObjectIdentifier
     /// The thread building the instance, or 0. Guarded by the injector's `BuildCoordinator`.
     var builder: UInt = 0
     /// Frees the instance with the storage; set once, under the coordinator's lock, when it
@@ -40,6 +40,7 @@ public final class InstanceStorage {
     /// ```
     public init(_ key: AnyKey) {
         self.key = key
+        self.valueType = ObjectIdentifier(key.type)
     }
 
     deinit {
@@ -52,6 +53,12 @@ public final class InstanceStorage {
     /// print(storage.isFilled)   // false until the first request
     /// ```
     public var isFilled: Bool { stored.load(ordering: .acquiring) != nil }
+
+    /// Where the instance lives, once it exists; it is of type `valueType`.
+    @inlinable @inline(__always)
+    var instancePointer: UnsafeMutableRawPointer? {
+        stored.load(ordering: .acquiring)
+    }
 
     /// The instance, if it has been built as a `Value`.
     @inlinable @inline(__always)
@@ -79,6 +86,10 @@ public final class InstanceStorage {
         case .deadlock:
             throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
         case .build:
+            guard valueType == ObjectIdentifier(Value.self) else {
+                coordinator.finish(self) {}
+                throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: AnyKey.name(of: Value.self))), path: [key])
+            }
             let value: Value
             do {
                 value = try build(&resolution)
@@ -90,7 +101,6 @@ public final class InstanceStorage {
                 let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
                 pointer.initialize(to: value)
                 destroy = { raw in Self.destroy(raw, as: Value.self) }
-                valueType = ObjectIdentifier(Value.self)
                 stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
             }
         }

@@ -3,10 +3,12 @@ import Synchronization
 /// The injector's nodes by key: those compiled when the injector was built, which never
 /// change, and those compiled later on a first request, published as immutable snapshots so
 /// that readers never take a lock.
+@usableFromInline
 final class NodeTable {
-    private final class Snapshot: Sendable {
+    @usableFromInline
+    final class Snapshot: Sendable {
         let nodes: [AnyKey: AnyNode]
-        let index: NodeIndex
+        @usableFromInline let index: NodeIndex
         init(nodes: [AnyKey: AnyNode]) {
             self.nodes = nodes
             self.index = NodeIndex(nodes)
@@ -14,9 +16,9 @@ final class NodeTable {
     }
 
     /// The nodes compiled with the injector; the dictionary they came in is not kept.
-    private let baseIndex: NodeIndex
+    @usableFromInline let baseIndex: NodeIndex
     /// The newest snapshot, as the address of an object `snapshots` keeps alive.
-    private let latest = Atomic<UnsafeRawPointer?>(nil)
+    @usableFromInline let latest = Atomic<UnsafeRawPointer?>(nil)
     /// Serializes compiling on first request.
     private let compiling = Lock()
     /// Every snapshot ever published, so that a reader still using an older one never sees it
@@ -52,11 +54,24 @@ final class NodeTable {
 
     /// The node of a key, if it has been compiled, held without a retain: the table keeps every
     /// node it ever held alive for as long as it lives.
-    @inline(__always)
+    @inlinable @inline(__always)
     func reference(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         if let node = baseIndex.node(type: type, name: name) { return node }
+        return laterReference(type: type, name: name)
+    }
+
+    /// The node of a key compiled after the injector was built, if any.
+    @inlinable @inline(__always)
+    func laterReference(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         guard let address = latest.load(ordering: .acquiring) else { return nil }
-        return UnownedReference<Snapshot>.at(address).withObject { $0.index.node(type: type, name: name) }
+        return UnownedReference<Snapshot>.at(address).reading { $0.index.node(type: type, name: name) }
+    }
+
+    /// The existing instance of a key whose scope keeps one, read with no reference counting
+    /// and no closure call: the fast path of a request.
+    @inlinable @inline(__always)
+    func existingInstance<Value>(of type: Value.Type, name: String?) -> Value? {
+        reference(type: Value.self, name: name)?.reading { node in node.storage?.existingVerified(as: Value.self) }
     }
 
     /// Runs `compile` alone, and publishes the nodes it returns.
@@ -81,16 +96,17 @@ final class NodeTable {
 /// An open-addressing table from a key to its node, probed by the identity of the key's type:
 /// a request finds its node with a multiply, a compare or two, and no hashing of the name
 /// (a `Dictionary` of `AnyKey` hashes both with SipHash on every request).
+@usableFromInline
 struct NodeIndex {
-    private struct Entry {
+    @usableFromInline struct Entry {
         /// The identity of the key's type; 0 marks an empty entry.
-        let type: UInt
-        let name: String?
-        let node: UnownedReference<AnyNode>?
+        @usableFromInline let type: UInt
+        @usableFromInline let name: String?
+        @usableFromInline let node: UnownedReference<AnyNode>?
     }
 
-    private let entries: [Entry]
-    private let mask: Int
+    @usableFromInline let entries: [Entry]
+    @usableFromInline let mask: Int
     /// Keeps the nodes the entries point to alive.
     private let nodes: [AnyNode]
 
@@ -99,7 +115,9 @@ struct NodeIndex {
         while capacity < dictionary.count * 2 { capacity *= 2 }
         var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil), count: capacity)
         let mask = capacity - 1
-        for (key, node) in dictionary {
+        // A key is found by the identity of its type, and its node is then read as a node of that
+        // type: index only nodes that produce it (all of them, unless a recipe is wrong).
+        for (key, node) in dictionary where node.valueType == ObjectIdentifier(key.type) {
             let type = UInt(bitPattern: ObjectIdentifier(key.type))
             var slot = Self.slot(of: type, name: key.name, mask: mask)
             while entries[slot].type != 0 { slot = (slot + 1) & mask }
@@ -110,8 +128,8 @@ struct NodeIndex {
         self.nodes = Array(dictionary.values)
     }
 
-    @inline(__always)
-    private static func slot(of type: UInt, name: String?, mask: Int) -> Int {
+    @inlinable @inline(__always)
+    static func slot(of type: UInt, name: String?, mask: Int) -> Int {
         // Fibonacci hashing: type identities are aligned addresses, so mix the high bits down.
         // Only named keys (many may share a type) pay for hashing their name.
         var mixed = type
@@ -119,7 +137,7 @@ struct NodeIndex {
         return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         let identity = UInt(bitPattern: ObjectIdentifier(type))
         let mask = mask

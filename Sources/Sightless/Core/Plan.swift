@@ -16,16 +16,19 @@ public struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     @usableFromInline let borrowed: BorrowedInjector
     /// The creation-time arguments of the requested key, or `nil` when the request has none.
-    var arguments: ArgumentBuffer?
+    @usableFromInline var arguments: ArgumentBuffer?
     /// What the requests of this injector on this thread are building, once one of them has
-    /// handed out a way back in; see `RequestFrame`.
-    var frame: RequestFrame?
+    /// handed out a way back in; see `RequestFrame`. Held without reference counting, so that a
+    /// request that never publishes one has nothing to release: the request that published the
+    /// frame keeps it alive until it ends.
+    @usableFromInline var frameReference: UnownedReference<RequestFrame>?
     /// `true` when this request published `frame`, and so unpublishes it when it ends.
-    var ownsFrame = false
+    @usableFromInline var ownsFrame = false
     /// How deep the plans running in this request (and in the requests enclosing it) are
     /// nested; see `StackGuard`.
     @usableFromInline var nesting = Nesting()
 
+    @inlinable
     init(injector: Injector, arguments: ArgumentBuffer? = nil) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
@@ -36,9 +39,11 @@ public struct Resolution {
     init(injector: Injector, arguments: ArgumentBuffer? = nil, nestedIn frame: RequestFrame) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
-        self.frame = frame
+        self.frameReference = UnownedReference(frame)
         self.nesting = frame.nesting
     }
+
+    var frame: RequestFrame? { frameReference?.object }
 
     /// The injector resolving.
     var injector: Injector { borrowed.injector }
@@ -49,14 +54,21 @@ public struct Resolution {
     mutating func publishFrame() -> RequestFrame {
         if let frame { return frame }
         let published = RequestFrame.publish(for: self)
-        frame = published
+        frameReference = .retaining(published)
         ownsFrame = true
         return published
     }
 
     /// Unpublishes the frame this request published, if any; called when the request ends.
-    @inline(__always)
+    @inlinable @inline(__always)
     func end() {
-        if ownsFrame, let frame { frame.unpublish(from: injector) }
+        if ownsFrame { endFrame() }
+    }
+
+    @usableFromInline @inline(never)
+    func endFrame() {
+        guard let frameReference else { return }
+        frameReference.object.unpublish(from: borrowed.injector)
+        frameReference.release()
     }
 }

@@ -20,6 +20,7 @@ import Synchronization
 /// it, check the stack at once, and refuse to build again, without creation-time arguments, a
 /// key they are already building. A request that hands out nothing publishes nothing and pays
 /// one atomic load.
+@usableFromInline
 final class RequestFrame {
     let injector: ObjectIdentifier
     /// The closure and provider bindings, and the keys requested by nested requests, being
@@ -38,14 +39,14 @@ final class RequestFrame {
     }
 
     /// The frame of `injector` on this thread, if one of its requests runs here.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func current(of injector: Injector) -> RequestFrame? {
         guard injector.publishedFrames.load(ordering: .relaxed) != 0 else { return nil }
         return lookUp(injector)
     }
 
-    @inline(never)
-    private static func lookUp(_ injector: Injector) -> RequestFrame? {
+    @usableFromInline @inline(never)
+    static func lookUp(_ injector: Injector) -> RequestFrame? {
         guard let address = published else { return nil }
         let frame = RequestFrame.at(address)
         return frame.injector == ObjectIdentifier(injector) ? frame : nil

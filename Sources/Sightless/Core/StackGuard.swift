@@ -73,18 +73,18 @@ struct Nesting: Sendable {
     @usableFromInline var weight = 0
     /// The weight at which the stack is checked next.
     @usableFromInline var nextCheck = StackGuard.interval
-    /// The thread's stack, looked up when the request first gets deep.
-    var limits: StackLimits?
-    /// Whether `limits` was looked up (it stays `nil` when the bounds are unknown).
-    var knowsLimits = false
+    /// The lowest address nested building may reach: 0 until the thread's stack is looked up
+    /// (when the request first gets deep), 1 when its bounds are unknown.
+    var floor: UInt = 0
+    /// The highest address of the thread's stack, once looked up.
+    var ceiling: UInt = 0
 }
 
-/// What a request knows of its thread's stack.
+/// What is known of a thread's stack.
 struct StackLimits: Sendable {
     /// The lowest address nested building may reach.
     let floor: UInt
-    /// The thread's stack lies in `low..<high`. An address outside it (on AddressSanitizer's
-    /// fake stack, for one) says nothing about how deep the thread is, and is not compared.
+    /// The thread's stack lies in `low..<high`.
     let low: UInt
     let high: UInt
 }
@@ -117,22 +117,24 @@ extension Resolution {
 extension Nesting {
     /// Throws `tooDeep` when the calling frame lies below the floor of this thread's stack.
     mutating func checkStack() throws(InjectionError) {
-        if !knowsLimits {
-            limits = StackGuard.limits()
-            knowsLimits = true
+        if floor == 0 {
+            let limits = StackGuard.limits()
+            floor = limits?.floor ?? 1
+            ceiling = limits?.high ?? 0
         }
-        guard let limits else { return }
+        guard floor > 1 else { return }
         let here = StackGuard.current()
+        let low = floor - UInt(StackGuard.reserve)
         let tooDeep: Bool
-        if here >= limits.low, here < limits.high {
-            tooDeep = here < limits.floor
+        if here >= low, here < ceiling {
+            tooDeep = here < floor
         } else {
             // Not on the thread's stack (AddressSanitizer keeps addressed locals on a fake
             // stack of its own): estimate from the weight instead, generously per level.
-            let size = limits.high - limits.low, margin = UInt(StackGuard.reserve) * 2
+            let size = ceiling - low, margin = UInt(StackGuard.reserve) * 2
             tooDeep = UInt(max(weight, 0)) * StackGuard.bytesPerWeight > (size > margin ? size - margin : 0)
         }
         guard tooDeep else { return }
-        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(limits.high - limits.low)))
+        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(ceiling - low)))
     }
 }

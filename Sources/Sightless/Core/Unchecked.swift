@@ -42,8 +42,25 @@ struct UnownedReference<Object: AnyObject> {
     /// Runs `body` with the object, retaining nothing.
     @inlinable @inline(__always)
     func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        try unmanaged._withUnsafeGuaranteedRef(body)
+        try unmanaged._withUnsafeGuaranteedRef { try body($0) }
     }
+
+    /// Runs `body` with the object, retaining nothing; for a body that cannot throw.
+    @inlinable @inline(__always)
+    func reading<Result>(_ body: (Object) -> Result) -> Result {
+        unmanaged._withUnsafeGuaranteedRef { body($0) }
+    }
+
+    /// A reference that keeps its object alive until `release()`: for an owner that cannot hold
+    /// a strong reference (a trivially destroyed struct).
+    ///
+    /// Invariant: exactly one `release()` follows, by the owner, after its last read.
+    static func retaining(_ object: Object) -> UnownedReference {
+        UnownedReference(unmanaged: .passRetained(object))
+    }
+
+    /// Ends the life `retaining(_:)` gave the object.
+    func release() { unmanaged.release() }
 
     /// The object's address, to publish through an atomic or a thread's slot.
     var address: UnsafeMutableRawPointer { unmanaged.toOpaque() }
@@ -52,6 +69,7 @@ struct UnownedReference<Object: AnyObject> {
     ///
     /// Invariant: `address` is the `address` of an `UnownedReference<Object>` whose object is
     /// still alive.
+    @inlinable @inline(__always)
     static func at(_ address: UnsafeRawPointer) -> UnownedReference {
         UnownedReference(unmanaged: Unmanaged.fromOpaque(address))
     }
@@ -91,12 +109,24 @@ extension AnyNode {
     ///
     /// Invariant: the node of a key whose type is `Value` is a `Node<Value>`. Checked with one
     /// comparison of type identities; a mismatch throws rather than reinterprets the node.
-    @inline(__always)
+    @inlinable @inline(__always)
     func typed<Value>(as type: Value.Type) throws(InjectionError) -> Node<Value> {
-        guard valueType == ObjectIdentifier(Value.self) else {
-            throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: AnyKey.name(of: Value.self))))
-        }
+        guard valueType == ObjectIdentifier(Value.self) else { throw nodeTypeMismatch(Value.self) }
         return unsafeDowncast(self, to: Node<Value>.self)
+    }
+
+    /// This node as a `Node<Value>`, without comparing types.
+    ///
+    /// Invariant: the caller found the node in a `NodeIndex` by the identity of `Value`, and
+    /// `NodeIndex` indexes a node only under the type it produces (checked when it is built).
+    @inlinable @inline(__always)
+    func typedVerified<Value>(as type: Value.Type) -> Node<Value> {
+        unsafeDowncast(self, to: Node<Value>.self)
+    }
+
+    @usableFromInline @inline(never)
+    func nodeTypeMismatch(_ type: Any.Type) -> InjectionError {
+        InjectionError(.internalInconsistency(.nodeType(key: key, expected: AnyKey.name(of: type))))
     }
 }
 
@@ -116,6 +146,20 @@ extension InstanceStorage {
         let typed = pointer.assumingMemoryBound(to: Value.self)
         typed.deinitialize(count: 1)
         typed.deallocate()
+    }
+}
+
+extension InstanceStorage {
+    /// The instance, if it exists, read without comparing types.
+    ///
+    /// Invariant: the caller holds this storage as the storage of a `Node<Value>` or a
+    /// `PlanBox<Value>`, which keep only a storage whose `valueType` is `Value` (checked when
+    /// they are made), or found the node by the identity of `Value` in a `NodeIndex`, which
+    /// indexes a node only under the type it produces.
+    @inlinable @inline(__always)
+    func existingVerified<Value>(as type: Value.Type) -> Value? {
+        guard let pointer = instancePointer else { return nil }
+        return Self.read(pointer, as: Value.self)
     }
 }
 
@@ -142,15 +186,16 @@ extension PlanCursor {
     ///
     /// Invariant: `FrozenPlans` was built by `linkArguments(as:)` walking the same parameter
     /// pack, in the same order, that the cursor walks, so the box at each position is a
-    /// `PlanBox` of that position's type. Checked with one comparison.
+    /// `PlanBox` of that position's type; `linkArguments` checks, once, that the boxes it froze
+    /// have the pack's types in order (`FrozenPlans.matches`), so there are exactly as many
+    /// boxes as the cursor reads.
     @inlinable @inline(__always)
     static func withBox<Value, Result>(
         _ reference: UnownedReference<AnyPlanBox>, as type: Value.Type,
         _ body: (PlanBox<Value>) throws -> Result
     ) throws -> Result {
         try reference.unmanaged._withUnsafeGuaranteedRef { box in
-            guard box.valueType == ObjectIdentifier(Value.self) else { throw argumentPlanMismatch(Value.self) }
-            return try body(unsafeDowncast(box, to: PlanBox<Value>.self))
+            try body(unsafeDowncast(box, to: PlanBox<Value>.self))
         }
     }
 }
@@ -196,9 +241,9 @@ extension PlanBox: @unchecked Sendable {}
 /// `pthread_mutex_lock`/`unlock`, which are thread-safe.
 extension Lock: @unchecked Sendable {}
 
-/// Invariant: `stored` is an atomic; `builder`, `valueType` and `destroy` are written only under
-/// the lock of the injector's `BuildCoordinator`, the last two once, before `stored` publishes
-/// the instance; `valueType` is read after `stored` is loaded, `destroy` only in `deinit`.
+/// Invariant: `stored` is an atomic; `builder` and `destroy` are written only under the lock of
+/// the injector's `BuildCoordinator`, `destroy` once, before `stored` publishes the instance, and
+/// read only in `deinit`; the instance stored is always of type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
 
 /// Invariant: `waiting` is touched only under `mutex`; the mutex and condition are created in

@@ -192,7 +192,12 @@ func linkArguments<each Argument>(
 ) throws -> FrozenPlans {
     let plans = PlanList(dependencies: dependencies, linker: linker)
     repeat try plans.link(as: (each types))
-    return plans.frozen
+    let frozen = plans.frozen
+    var expected: [ObjectIdentifier] = []
+    repeat expected.append(ObjectIdentifier(each types))
+    // What makes the requests' unchecked reads of the boxes sound (see `PlanCursor.withBox`).
+    guard frozen.matches(expected) else { throw argumentPlanMismatch(Any.self) }
+    return frozen
 }
 
 /// Collects the dependencies of a pack of slots, in order.

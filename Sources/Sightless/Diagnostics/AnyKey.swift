@@ -30,6 +30,7 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
         self.init(type: Value.self, name: key.name)
     }
 
+    @usableFromInline
     init(type: Any.Type, name: String?) {
         self.type = type
         self.name = name

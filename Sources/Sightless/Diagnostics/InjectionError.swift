@@ -178,6 +178,7 @@ public struct InjectionError: Error, CustomStringConvertible {
     }
 
     /// Turns any error escaping a request into an `InjectionError`.
+    @usableFromInline
     static func request(_ error: any Error, key: AnyKey) -> InjectionError {
         (error as? InjectionError) ?? wrap(error, at: key)
     }

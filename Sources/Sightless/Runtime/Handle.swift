@@ -31,7 +31,7 @@ extension Injector {
         @inlinable
         public func get() throws(InjectionError) -> Value {
             // An existing instance is read where the handle is used, specialized for its type.
-            if let value = storage?.existing(as: Value.self) { return value }
+            if let value = storage?.existingVerified(as: Value.self) { return value }
             return try build()
         }
 

@@ -34,6 +34,7 @@ extension Injector {
     ///
     /// `T?`, `Lazy<T>` and `Factory<T, …>` may be requested like any dependency: `nil` when
     /// nothing can build `T`, and a `Lazy` or `Factory` of `T` otherwise.
+    @inlinable
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
         try request(Value.self, name: nil)
     }
@@ -43,6 +44,7 @@ extension Injector {
     /// ```swift
     /// let endpoint = try injector.getInstance(Key<String>(named: "endpoint"))
     /// ```
+    @inlinable
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
         try request(Value.self, name: key.name)
     }
