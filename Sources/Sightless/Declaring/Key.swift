@@ -41,3 +41,14 @@ public struct Key<Value>: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public var description: String { erased.description }
 }
+
+extension AnyKey {
+    /// Erases a typed key.
+    ///
+    /// ```swift
+    /// let key = AnyKey(Key<String>(named: "endpoint"))
+    /// ```
+    public init<Value>(_ key: Key<Value>) {
+        self.init(type: Value.self, name: key.name)
+    }
+}

@@ -21,15 +21,6 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public let name: String?
 
-    /// Erases a typed key.
-    ///
-    /// ```swift
-    /// let key = AnyKey(Key<String>(named: "endpoint"))
-    /// ```
-    public init<Value>(_ key: Key<Value>) {
-        self.init(type: Value.self, name: key.name)
-    }
-
     @usableFromInline
     init(type: Any.Type, name: String?) {
         self.type = type

@@ -1,7 +1,7 @@
 /// The graph an injector compiles, as data: every key it can build, how, and the edges to the
 /// keys each one needs. The validation rules read it; nothing in it runs.
 struct BindingGraph: Sendable {
-    struct Node: Sendable {
+    struct Vertex: Sendable {
         let key: AnyKey
         /// How the key is built; `nil` for a node compiled earlier by the same injector.
         let recipe: Recipe?
@@ -24,11 +24,11 @@ struct BindingGraph: Sendable {
         var isDeferred = false
     }
 
-    private(set) var nodes: [Node] = []
+    private(set) var nodes: [Vertex] = []
     private(set) var index: [AnyKey: Int] = [:]
 
     mutating func add(_ key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency] = []) -> Int {
-        nodes.append(Node(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies))
+        nodes.append(Vertex(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies))
         index[key] = nodes.count - 1
         return nodes.count - 1
     }

@@ -2,7 +2,7 @@
 /// say how it is built, and edges in declaration order. Sorting here, once, is what makes every
 /// format stable across runs and module orders.
 struct ExportedGraph {
-    struct Node {
+    struct Entry {
         let key: AnyKey
         /// The node's scope; `nil` for a node compiled earlier, whose recipe is gone.
         let scope: Scope?
@@ -38,7 +38,7 @@ struct ExportedGraph {
         var isDashed: Bool { dependency.isOptional || dependency.isDeferred }
     }
 
-    let nodes: [Node]
+    let nodes: [Entry]
     /// Position in ``nodes`` of each key.
     let index: [AnyKey: Int]
 
@@ -51,7 +51,7 @@ struct ExportedGraph {
         for (sorted, original) in order.enumerated() { position[original] = sorted }
         nodes = order.map { original in
             let node = graph.nodes[original]
-            return Node(
+            return Entry(
                 key: node.key,
                 scope: node.recipe?.scope,
                 source: Self.source(of: node.recipe),
