@@ -1,0 +1,63 @@
+@testable import Sightless
+import Testing
+
+private protocol MissingApi {}
+private final class MissingFeed: Injectable {
+    init(api: any MissingApi) {}
+    static let initializer = Initializer(MissingFeed.init(api:))
+}
+private final class MissingOptional: Injectable {
+    init(api: (any MissingApi)?) {}
+    static let initializer = Initializer(MissingOptional.init(api:))
+}
+private final class MissingNamed: Injectable {
+    init(port: Int) {}
+    static let initializer = Initializer(MissingNamed.init(port:), .named("port"))
+}
+
+@Suite("Rule: missing binding")
+struct MissingBindingRuleTests {
+    @Test("a dependency nothing provides is reported with its consumer and path")
+    func unboundDependency() {
+        let graph = ruleGraph { $0.bind(MissingFeed.self) }
+        let problems = MissingBindingRule(bindings: [:]).check(graph)
+        #expect(problems.count == 1)
+        guard case .missingBinding(let key, let consumer, let nearMisses, let canConform)? = problems.first?.detail else {
+            Issue.record("expected missingBinding, got \(problems)")
+            return
+        }
+        #expect(key == Key<any MissingApi>().erased)
+        #expect(consumer == .init(key: Key<MissingFeed>().erased, role: .argument(1)))
+        #expect(nearMisses.isEmpty)
+        #expect(canConform)
+        #expect(problems.first?.path == [Key<MissingFeed>().erased, Key<any MissingApi>().erased])
+    }
+
+    @Test("an optional dependency nothing provides is no problem")
+    func optionalDependency() {
+        #expect(MissingBindingRule(bindings: [:]).check(ruleGraph { $0.bind(MissingOptional.self) }).isEmpty)
+    }
+
+    @Test("a named key nothing provides lists the keys bound with the same type")
+    func nearMisses() {
+        let compiler = ruleCompiler { binder in
+            binder.bind(MissingNamed.self)
+            binder.bind(Key<Int>(named: "prot")).to(instance: 80)
+        }
+        let problems = compiler.validate().filter { $0.kind == .missingBinding }
+        guard case .missingBinding(_, _, let nearMisses, let canConform)? = problems.first?.detail else {
+            Issue.record("expected missingBinding, got \(problems)")
+            return
+        }
+        #expect(nearMisses == [Key<Int>(named: "prot").erased])
+        #expect(!canConform)
+    }
+
+    @Test("the advice never asks to make Optional, Lazy or Factory Injectable")
+    func noImpossibleAdvice() {
+        for key in [Key<Int?>().erased, Key<Lazy<Int>>().erased, Key<Factory<Int, String>>().erased] {
+            let problem = MissingBindingRule.problem(for: key, neededBy: nil, path: [key], location: nil, bindings: [:])
+            #expect(!problem.fix.contains("Injectable"), "\(problem.fix)")
+        }
+    }
+}

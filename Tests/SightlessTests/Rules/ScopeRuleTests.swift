@@ -1,0 +1,27 @@
+@testable import Sightless
+import Testing
+
+private final class ScopedTitle: Injectable {
+    init(title: String) {}
+    static let initializer = Initializer(ScopedTitle.init(title:), .dynamic)
+}
+
+@Suite("Rule: scope")
+struct ScopeRuleTests {
+    @Test("a singleton with dynamic arguments is reported with its scope and slots")
+    func singletonWithArguments() {
+        let problems = ScopeRule().check(ruleGraph { $0.bind(ScopedTitle.self).in(.singleton) })
+        guard case .scopedWithArguments(let key, let scope, let slots)? = problems.first?.detail else {
+            Issue.record("expected scopedWithArguments, got \(problems)")
+            return
+        }
+        #expect(key == Key<ScopedTitle>().erased)
+        #expect(scope == "singleton")
+        #expect(slots.count == 1)
+    }
+
+    @Test("an unscoped type with dynamic arguments is no problem")
+    func unscopedWithArguments() {
+        #expect(ScopeRule().check(ruleGraph { $0.bind(ScopedTitle.self) }).isEmpty)
+    }
+}

@@ -1,0 +1,40 @@
+@testable import Sightless
+import Testing
+
+private class MismatchVehicle {}
+private final class MismatchBike: MismatchVehicle, Injectable {
+    static let initializer = Initializer(MismatchBike.init)
+}
+private final class MismatchRock: Injectable {
+    static let initializer = Initializer(MismatchRock.init)
+}
+
+@Suite("Rule: type mismatch")
+struct TypeMismatchRuleTests {
+    @Test("an alias to a type that is not the key's type is reported with the type it builds")
+    func aliasToOtherClass() {
+        let problems = TypeMismatchRule().check(ruleGraph { $0.bind(MismatchVehicle.self).to(MismatchRock.self) })
+        guard case .aliasTarget(let key, let target, let actual)? = problems.first?.detail else {
+            Issue.record("expected aliasTarget, got \(problems)")
+            return
+        }
+        #expect(key == Key<MismatchVehicle>().erased)
+        #expect(target == Key<MismatchRock>().erased)
+        #expect(actual == "MismatchRock")
+        #expect(problems.first?.message.contains("MismatchRock is not a MismatchVehicle") == true)
+    }
+
+    @Test("an alias to a subclass is no problem")
+    func aliasToSubclass() {
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind(MismatchVehicle.self).to(MismatchBike.self) }).isEmpty)
+    }
+
+    @Test("a key of one type bound to an instance of another through an alias is reported")
+    func aliasToInstanceOfOtherType() {
+        let problems = TypeMismatchRule().check(ruleGraph { binder in
+            binder.bind(Key<Int>(named: "port")).to(Key<String>(named: "host"))
+            binder.bind(Key<String>(named: "host")).to(instance: "localhost")
+        })
+        #expect(problems.map(\.kind) == [.typeMismatch])
+    }
+}
