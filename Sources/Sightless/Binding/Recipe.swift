@@ -15,6 +15,8 @@ struct Recipe: Sendable {
         case type(justInTime: Bool)
         case injector
         case incomplete
+        /// A requested `T?`, `Lazy<T>` or `Factory<T, …>` that no binding provides.
+        case wrapper
     }
 
     let key: AnyKey

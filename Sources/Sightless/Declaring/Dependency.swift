@@ -66,6 +66,10 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// `true` for a `Lazy<T>` or `Factory<T, …>` dependency.
     public var isDeferred: Bool { deferredKey != nil }
 
+    /// The location, unless the dependency was made by Sightless itself (for a requested
+    /// `T?`, `Lazy<T>` or `Factory<T, …>`), which has none to show.
+    var declaredAt: SourceLocation? { location.line > 0 ? location : nil }
+
     init(role: Role, key: AnyKey, isDynamic: Bool, location: SourceLocation) {
         self.role = role
         self.key = key
@@ -75,7 +79,9 @@ public struct Dependency: Sendable, CustomStringConvertible {
         } else {
             self.wrappedKey = nil
         }
-        if let deferred = key.type as? any DeferredDependency.Type {
+        let deferredType = (key.type as? any DeferredDependency.Type)
+            ?? (wrappedKey?.type as? any DeferredDependency.Type)   // Lazy<T>?, Lazy<T>!, Factory<T, …>?
+        if let deferred = deferredType {
             self.deferredKey = AnyKey(type: deferred.targetType, name: key.name)
             self.factoryArguments = deferred.factoryArguments
         } else {

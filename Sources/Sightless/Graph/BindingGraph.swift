@@ -55,7 +55,11 @@ struct BindingGraph: Sendable {
         var seen: Set<Int> = []
         while seen.insert(current).inserted {
             guard let recipe = nodes[current].recipe else { return nodes[current].linkedDynamicDependencies }
-            guard case .alias = recipe.source else { return recipe.dynamicDependencies }
+            switch recipe.source {
+            case .alias: break
+            case .wrapper where nodes[current].edges.first?.isDeferred == false: break
+            default: return recipe.dynamicDependencies
+            }
             guard let target = nodes[current].edges.first?.target else { return [] }
             current = target
         }

@@ -19,10 +19,15 @@ struct GraphCompiler {
         self.existing = existing
     }
 
-    /// Adds a key and everything it needs; `nil` when nothing can build the key.
+    /// Adds a key and everything it needs; `nil` when nothing can build the key. A requested
+    /// `T?`, `Lazy<T>` or `Factory<T, …>` that is not bound is built from `T`, as it would be
+    /// for an initializer's argument.
     @discardableResult
     mutating func addRoot(_ key: AnyKey) -> Int? {
-        let node = node(for: key, parent: nil)
+        var node = node(for: key, parent: nil)
+        if node == nil, let wrapper = key.type as? any RequestedWrapper.Type {
+            node = add(wrapper.requestRecipe(name: key.name), parent: nil)
+        }
         discover()
         return node
     }
@@ -43,7 +48,7 @@ struct GraphCompiler {
     /// Links every new node, dependencies first. Call only on a graph that validated.
     /// - Returns: the nodes by key, and in the order they were linked.
     func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
-        let linked = LinkedNodes(existing: existing)
+        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys))
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
         for start in graph.nodes.indices where state[start] == 0 {
@@ -108,7 +113,9 @@ struct GraphCompiler {
             guard let recipe = graph.nodes[node].recipe else { continue }
             var edges: [BindingGraph.Edge] = []
             for dependency in recipe.dependencies where !dependency.isDynamic {
-                if let target = self.node(for: dependency.key, parent: node) {
+                // A requested wrapper's one dependency is its own key: go to what it wraps.
+                let direct = recipe.source == .wrapper ? nil : self.node(for: dependency.key, parent: node)
+                if let target = direct {
                     edges.append(.init(dependency: dependency, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
                     edges.append(.init(dependency: dependency, target: self.node(for: deferred, parent: node),
@@ -129,12 +136,20 @@ final class LinkedNodes {
     var nodes: [AnyKey: AnyNode] = [:]
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
+    /// Every key of the graph being linked, linked yet or not.
+    let planned: Set<AnyKey>
 
-    init(existing: @escaping (AnyKey) -> AnyNode?) {
+    init(existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>) {
         self.existing = existing
+        self.planned = planned
     }
 
     func node(for key: AnyKey) -> AnyNode? {
         nodes[key] ?? existing(key)
+    }
+
+    /// Whether `key` has a node once this compilation is linked.
+    func willExist(_ key: AnyKey) -> Bool {
+        planned.contains(key) || existing(key) != nil
     }
 }

@@ -43,6 +43,13 @@ final class Linker: Linking, LinkingNode {
     }
 
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
+        // `Lazy<T>?` or `Factory<T, …>?`: the wrapper when `T` can be built, else nil.
+        if let target = dependency.deferredKey, let deferred = Wrapped.self as? any DeferredDependency.Type {
+            guard nodes.willExist(target), let plan = deferred.deferredPlan(for: dependency) as? Plan<Wrapped> else {
+                return { _ in nil }
+            }
+            return { resolution in try plan(&resolution) }
+        }
         guard let wrappedKey = dependency.wrappedKey, let node = nodes.node(for: wrappedKey) else {
             return { _ in nil }
         }

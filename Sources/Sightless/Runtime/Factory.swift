@@ -70,3 +70,9 @@ extension Factory: DeferredDependency {
         return plan
     }
 }
+
+extension Factory: RequestedWrapper {
+    static func requestRecipe(name: String?) -> Recipe {
+        .wrapper(Key<Factory<Value, repeat each Argument>>(named: name))
+    }
+}

@@ -64,3 +64,9 @@ extension Lazy: DeferredDependency {
         return plan
     }
 }
+
+extension Lazy: RequestedWrapper {
+    static func requestRecipe(name: String?) -> Recipe {
+        .wrapper(Key<Lazy<Value>>(named: name))
+    }
+}

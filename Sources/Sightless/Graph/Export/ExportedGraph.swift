@@ -75,6 +75,7 @@ struct ExportedGraph {
         case .type(justInTime: true): return "just-in-time type"
         case .injector: return "the injector"
         case .incomplete: return "incomplete"
+        case .wrapper: return "wrapper"
         }
     }
 

@@ -8,7 +8,8 @@ struct DynamicDependencyRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
         for (index, node) in graph.nodes.enumerated() {
-            for edge in node.edges where edge.dependency.role != .target {
+            // An alias passes a request's arguments on; a deferred edge (a Factory) is checked.
+            for edge in node.edges where edge.dependency.role != .target || edge.isDeferred {
                 guard let target = edge.target else { continue }
                 let dynamic = graph.dynamicDependencies(of: target)
                 let isFactory = edge.isDeferred && edge.dependency.factoryArguments != nil
@@ -25,13 +26,13 @@ struct DynamicDependencyRule: GraphRule {
                     problems.append(InjectionError.Problem(
                         .factoryArguments(factory: edge.dependency.key, consumer: consumer, target: targetKey,
                                           passed: passed.map(AnyKey.name(of:)), slots: slots),
-                        path: path, location: edge.dependency.location))
+                        path: path, location: edge.dependency.declaredAt))
                     continue
                 }
                 guard !dynamic.isEmpty else { continue }
                 problems.append(InjectionError.Problem(
                     .creationTimeArgumentsInjected(target: targetKey, consumer: consumer, slots: slots),
-                    path: path, location: edge.dependency.location))
+                    path: path, location: edge.dependency.declaredAt))
             }
         }
         return problems

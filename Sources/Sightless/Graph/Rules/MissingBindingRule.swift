@@ -12,7 +12,7 @@ struct MissingBindingRule: GraphRule {
                 let missing = dependency.deferredKey ?? dependency.key
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),
-                    path: graph.path(to: index) + [missing], location: dependency.location,
+                    path: graph.path(to: index) + [missing], location: dependency.declaredAt,
                     bindings: bindings))
             }
         }
