@@ -1,7 +1,7 @@
 import Sightless
 
 /// The services every command uses, and the commands themselves (bound so that the graph shows
-/// them; each is built per request with its creation-time arguments).
+/// them; each is built per request with its dynamic arguments).
 struct AppModule: Module {
     func configure(_ binder: Binder) {
         binder.bind(Clock.self).to { _ in SystemClock() }

@@ -1,7 +1,7 @@
 import Sightless
 
 /// Reads the command line and asks the injector for the command it names, with the values
-/// typed after it as the command's creation-time arguments.
+/// typed after it as the command's dynamic arguments.
 final class Router: Injectable {
     private let injector: Injector
     private let console: Console

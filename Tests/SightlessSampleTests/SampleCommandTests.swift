@@ -218,7 +218,7 @@ struct SampleGraphTests {
         let result = try SampleProcess().run("explain", "RemoveCommand")
         #expect(result.status == 0)
         #expect(result.output == #"""
-            RemoveCommand — unscoped, type, creation-time: Int
+            RemoveCommand — unscoped, type, dynamic: Int
             ├─ argument 1 → TaskStore — singleton, alias
             │  └─ bound to → FileTaskStore — unscoped, just-in-time type
             │     └─ argument 1 → String(named: "storePath") — unscoped, instance

@@ -93,7 +93,7 @@ struct DeferredDependencyTests {
         #expect(error?.path.map(\.description) == ["NeedsLazyInt", "Int"])
     }
 
-    @Test("a Factory fills the target's creation-time arguments in order")
+    @Test("a Factory fills the target's dynamic arguments in order")
     func factoryMakesWithArguments() throws {
         let injector = try Injector(apiModule)
         let router = try injector.getInstance(Router.self)
@@ -112,7 +112,7 @@ struct DeferredDependencyTests {
         #expect(error?.problems.first?.fix.contains("Factory<Screen, String, Int>") == true)
     }
 
-    @Test("a Lazy of a type with creation-time arguments is rejected at build")
+    @Test("a Lazy of a type with dynamic arguments is rejected at build")
     func lazyOfDynamicType() throws {
         let error = #expect(throws: InjectionError.self) {
             _ = try Injector(modules: [apiModule, Bindings { $0.bind(LazyScreen.self) }])

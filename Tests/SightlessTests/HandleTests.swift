@@ -55,7 +55,7 @@ struct HandleTests {
         #expect(try handle.get() !== (try handle.get()))
     }
 
-    @Test("a handle for a type with creation-time arguments is an argument count error")
+    @Test("a handle for a type with dynamic arguments is an argument count error")
     func handleForDynamicType() throws {
         let injector = try Injector(modules: [])
         let error = #expect(throws: InjectionError.self) { _ = try injector.handle(for: Page.self) }

@@ -1,4 +1,4 @@
-/// The creation-time arguments a request must bring: their types, in order, and where each one
+/// The dynamic arguments a request must bring: their types, in order, and where each one
 /// lies in the buffer a request fills. Requests place arguments of the exact slot type with a
 /// comparison of type identities, and anything else (a `String` for a `String?` slot, a
 /// subclass, a protocol's conformer) with one checked conversion.
@@ -35,7 +35,7 @@ final class DynamicSignature: Sendable {
 
     var described: [InjectionError.Problem.Slot] { slots.map(\.described) }
 
-    /// Lays out the creation-time arguments of one node while it links.
+    /// Lays out the dynamic arguments of one node while it links.
     struct Builder {
         private var slots: [Slot] = []
         private var byteCount = 0

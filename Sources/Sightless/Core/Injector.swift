@@ -68,7 +68,7 @@ extension Injector {
         return try run(node, plan: node.plan)
     }
 
-    /// Runs `plan` for a node that takes no creation-time arguments: its own plan, or one that
+    /// Runs `plan` for a node that takes no dynamic arguments: its own plan, or one that
     /// wraps it (a `Lazy` keeps what it builds).
     @inlinable @inline(__always)
     func run<Value>(_ node: AnyNode, plan: Plan<Value>) throws(InjectionError) -> Value {
@@ -113,7 +113,7 @@ extension Injector {
         }
     }
 
-    /// Builds a node's value with creation-time arguments.
+    /// Builds a node's value with dynamic arguments.
     func run<Value, each Argument>(
         _ node: Node<Value>, key: AnyKey, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {

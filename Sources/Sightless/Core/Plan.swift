@@ -15,7 +15,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 public struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     @usableFromInline let borrowed: BorrowedInjector
-    /// The creation-time arguments of the requested key, or `nil` when the request has none.
+    /// The dynamic arguments of the requested key, or `nil` when the request has none.
     @usableFromInline var arguments: ArgumentBuffer?
     /// What the requests of this injector on this thread are building, once one of them has
     /// handed out a way back in; see `RequestFrame`. Held without reference counting, so that a

@@ -17,7 +17,7 @@ import Synchronization
 /// building and how deep they are, or a cycle through it would recurse until the stack
 /// overflows. The first plan of a request that hands out such a way back in (a closure binding,
 /// a `Lazy`, a `Factory`, the injector) publishes a frame for this thread; nested requests find
-/// it, check the stack at once, and refuse to build again, without creation-time arguments, a
+/// it, check the stack at once, and refuse to build again, without dynamic arguments, a
 /// key they are already building. A request that hands out nothing publishes nothing and pays
 /// one atomic load.
 @usableFromInline

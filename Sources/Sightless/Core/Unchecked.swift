@@ -164,7 +164,7 @@ extension InstanceStorage {
 }
 
 extension ArgumentBuffer {
-    /// Reads the creation-time argument at `offset`.
+    /// Reads the dynamic argument at `offset`.
     ///
     /// Invariant: the buffer was filled by `ArgumentPlacer` from the signature whose token the
     /// caller compared with `token`, and that signature put a `Value` at `offset`. The plan that

@@ -29,7 +29,7 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// print(House.initializer.dependencies[0].key)   // Address
     /// ```
     public let key: AnyKey
-    /// `true` for a creation-time (`Slot.dynamic`) argument, filled by
+    /// `true` for a dynamic (`Slot.dynamic`) argument, filled by
     /// `getInstance(_:arguments:)` rather than by the graph.
     ///
     /// ```swift
@@ -46,7 +46,7 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// For a `Lazy<T>` or `Factory<T, …>` dependency, the key of `T`, built when the consumer
     /// asks rather than before it is created. Such an edge may close a cycle.
     public let deferredKey: AnyKey?
-    /// For a `Factory<T, A…>` dependency, the types `A…` of the creation-time arguments each
+    /// For a `Factory<T, A…>` dependency, the types `A…` of the dynamic arguments each
     /// `make` call brings; `nil` for any other dependency.
     public let factoryArguments: [Any.Type]?
     /// Where the dependency was declared.
@@ -94,9 +94,9 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// A readable form: the role and the key.
     ///
     /// ```swift
-    /// print(Screen.initializer.dependencies[1])   // argument 2: String (creation-time argument)
+    /// print(Screen.initializer.dependencies[1])   // argument 2: String (dynamic argument)
     /// ```
     public var description: String {
-        isDynamic ? "\(role): \(key.typeName) (creation-time argument)" : "\(role): \(key)"
+        isDynamic ? "\(role): \(key.typeName) (dynamic argument)" : "\(role): \(key)"
     }
 }

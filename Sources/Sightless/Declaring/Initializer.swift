@@ -225,7 +225,7 @@ final class PlanList {
         self.linker = linker
     }
 
-    /// Links the next argument: a creation-time one reads its slot of the request's arguments;
+    /// Links the next argument: a dynamic one reads its slot of the request's arguments;
     /// any other runs its dependency's plan, or reads its singleton once that exists.
     func link<Value>(as type: Value.Type) throws {
         let dependency = dependencies[boxes.count]

@@ -13,7 +13,7 @@ protocol Linking: AnyObject {
     /// The instance storage of a dependency whose scope keeps one, which a plan may read
     /// directly once the instance exists; `nil` for any other dependency.
     func storage(for dependency: Dependency) -> InstanceStorage?
-    /// The plan that reads the dependency's creation-time argument.
+    /// The plan that reads the dependency's dynamic argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
     /// Turns a failure while building the node being linked into an `InjectionError` that
     /// carries its dependency path and the declaration's location.

@@ -34,17 +34,17 @@ public struct InjectionError: Error, CustomStringConvertible {
         case cyclicDependency = "dependency cycle"
         /// The same key is bound twice.
         case duplicateBinding = "duplicate binding"
-        /// A type with creation-time (`Slot.dynamic`) arguments is injected as a dependency,
+        /// A type with dynamic (`Slot.dynamic`) arguments is injected as a dependency,
         /// where nothing could fill them.
-        case dynamicDependency = "creation-time arguments cannot be injected"
+        case dynamicDependency = "dynamic arguments cannot be injected"
         /// A `Factory` is declared with argument types that differ from its target's
-        /// creation-time slots.
+        /// dynamic slots.
         case factoryArguments = "factory arguments differ"
-        /// A scope that cannot hold the binding, such as a singleton with creation-time arguments.
+        /// A scope that cannot hold the binding, such as a singleton with dynamic arguments.
         case scopeConflict = "scope conflict"
-        /// A request passed too many or too few creation-time arguments.
+        /// A request passed too many or too few dynamic arguments.
         case argumentCount = "wrong number of arguments"
-        /// A request passed a creation-time argument of the wrong type.
+        /// A request passed a dynamic argument of the wrong type.
         case argumentType = "wrong argument type"
         /// A raw ``Initializer`` read its arguments at an index it does not have, or as the
         /// wrong type.

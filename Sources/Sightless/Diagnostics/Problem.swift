@@ -110,7 +110,7 @@ extension InjectionError.Problem {
         public var description: String { "\(key) (\(role))" }
     }
 
-    /// A creation-time argument slot: where it goes, and the key of its type.
+    /// A dynamic argument slot: where it goes, and the key of its type.
     ///
     /// ```swift
     /// print(slot)   // argument 2: String
@@ -158,18 +158,18 @@ extension InjectionError.Problem {
         case boundTwice(key: AnyKey, first: SourceLocation?, second: SourceLocation?, amongOverrides: Bool)
         /// `key` is bound by the injector itself (`Injector`) and cannot be bound again.
         case reservedKey(AnyKey)
-        /// `target` takes creation-time arguments and is injected into `consumer`, where
+        /// `target` takes dynamic arguments and is injected into `consumer`, where
         /// nothing could fill them.
         case creationTimeArgumentsInjected(target: AnyKey, consumer: Consumer, slots: [Slot])
         /// A `Factory` in `consumer` makes `target` from argument types that differ from its
-        /// creation-time slots.
+        /// dynamic slots.
         case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [String], slots: [Slot])
-        /// `key` is kept in a scope (`scope`) but takes creation-time arguments.
+        /// `key` is kept in a scope (`scope`) but takes dynamic arguments.
         case scopedWithArguments(key: AnyKey, scope: String, slots: [Slot])
-        /// A request for `key` passed `passed` creation-time arguments (their type names), but
+        /// A request for `key` passed `passed` dynamic arguments (their type names), but
         /// `key` takes `slots` (`[]` when it takes none).
         case argumentCount(key: AnyKey, slots: [Slot], passed: [String])
-        /// Creation-time argument `position` of a request for `key` is a `passed`, not of its
+        /// Dynamic argument `position` of a request for `key` is a `passed`, not of its
         /// slot's type.
         case argumentType(key: AnyKey, position: Int, slot: Slot, passed: String, slots: [Slot])
         /// A raw ``Initializer`` read the argument at `index`, but it has `count` (`0..<count`).
@@ -225,7 +225,7 @@ extension InjectionError.Problem {
         case nodeType(key: AnyKey, expected: String)
         /// An initializer's argument plan is not of the argument's type `expected`.
         case argumentPlanType(expected: String)
-        /// `key`'s plan read creation-time arguments laid out for another key.
+        /// `key`'s plan read dynamic arguments laid out for another key.
         case argumentLayout(key: AnyKey)
         /// `key` was compiled but no node was linked for it.
         case notLinked(key: AnyKey)

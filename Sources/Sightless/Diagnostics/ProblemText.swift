@@ -50,21 +50,21 @@ enum ProblemText {
         case .reservedKey(let key):
             return "\(key) is always bound to the injector itself."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
-            return "\(target) takes creation-time arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
+            return "\(target) takes dynamic arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
         case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
-            return "\(factory) in \(consumer) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no creation-time arguments" : "(\(list(slots)))")."
+            return "\(factory) in \(consumer) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
         case .scopedWithArguments(let key, let scope, let slots):
-            return "\(key) is \(article(scope)) \(scope), but it takes creation-time arguments (\(list(slots))), which would differ from request to request."
+            return "\(key) is \(article(scope)) \(scope), but it takes dynamic arguments (\(list(slots))), which would differ from request to request."
         case .argumentCount(let key, let slots, let passed):
             let takes = slots.isEmpty
-                ? "takes no creation-time arguments"
-                : "takes \(slots.count) creation-time argument\(slots.count == 1 ? "" : "s") (\(list(slots)))"
+                ? "takes no dynamic arguments"
+                : "takes \(slots.count) dynamic argument\(slots.count == 1 ? "" : "s") (\(list(slots)))"
             let got = passed.isEmpty
                 ? "none were passed"
                 : "\(passed.count) \(passed.count == 1 ? "was" : "were") passed (\(passed.joined(separator: ", ")))"
             return "\(key) \(takes), but \(got)."
         case .argumentType(let key, let position, let slot, let passed, _):
-            return "Creation-time argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed)."
+            return "Dynamic argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed)."
         case .rawArgumentIndex(let index, let count):
             return count == 0
                 ? "The raw initializer asked for argument \(index), but it has none."
@@ -168,7 +168,7 @@ enum ProblemText {
         case .argumentPlanType(let expected):
             return "an initializer's argument plan does not produce its argument's type, \(expected)."
         case .argumentLayout(let key):
-            return "\(key) read creation-time arguments that were laid out for another key."
+            return "\(key) read dynamic arguments that were laid out for another key."
         case .notLinked(let key):
             return "\(key) was compiled but not linked."
         case .notStored(let key):

@@ -7,7 +7,7 @@ struct BindingGraph: Sendable {
         let recipe: Recipe?
         /// The node that first needed this one, for the dependency path of its problems.
         let parent: Int?
-        /// For a node compiled earlier, the creation-time arguments a request for it brings.
+        /// For a node compiled earlier, the dynamic arguments a request for it brings.
         var linkedDynamicDependencies: [Dependency] = []
         var edges: [Edge] = []
     }
@@ -48,7 +48,7 @@ struct BindingGraph: Sendable {
         return path.reversed()
     }
 
-    /// The creation-time arguments a request for `node` must bring: its own initializer's, or,
+    /// The dynamic arguments a request for `node` must bring: its own initializer's, or,
     /// for an alias, its target's.
     func dynamicDependencies(of node: Int) -> [Dependency] {
         var current = node

@@ -50,7 +50,7 @@ extension Injector {
     ///
     /// - Throws: an ``InjectionError`` when nothing can build the type (it is compiled and
     ///   validated here, on first use, like a first `getInstance`), or when it takes
-    ///   creation-time arguments, which a handle cannot pass.
+    ///   dynamic arguments, which a handle cannot pass.
     public func handle<Value>(for type: Value.Type) throws(InjectionError) -> Handle<Value> {
         try handle(for: Key<Value>())
     }

@@ -19,7 +19,7 @@ struct GraphExportTests {
               "Clock" [label="Clock\nsingleton, closure", style=bold];
               "Feed" [label="Feed\nsingleton, alias", style=bold];
               "Logger" [label="Logger\nunscoped, provider"];
-              "Reader" [label="Reader\nunscoped, type, creation-time: String"];
+              "Reader" [label="Reader\nunscoped, type, dynamic: String"];
               "RemoteFeed" [label="RemoteFeed\nunscoped, just-in-time type"];
               "String(named: \"endpoint\")" [label="String(named: \"endpoint\")\nunscoped, instance"];
               "Feed" -> "RemoteFeed" [label="bound to"];
@@ -39,7 +39,7 @@ struct GraphExportTests {
               Clock["Clock<br/>singleton, closure"]
               Feed["Feed<br/>singleton, alias"]
               Logger["Logger<br/>unscoped, provider"]
-              Reader["Reader<br/>unscoped, type, creation-time: String"]
+              Reader["Reader<br/>unscoped, type, dynamic: String"]
               RemoteFeed["RemoteFeed<br/>unscoped, just-in-time type"]
               String_named___endpoint__["String(named: #quot;endpoint#quot;)<br/>unscoped, instance"]
               Feed -->|"bound to"| RemoteFeed
@@ -60,7 +60,7 @@ struct GraphExportTests {
             Feed — singleton, alias
               bound to → RemoteFeed
             Logger — unscoped, provider
-            Reader — unscoped, type, creation-time: String
+            Reader — unscoped, type, dynamic: String
               argument 1 → Feed
               property \Reader.logger (optional) → Logger
             RemoteFeed — unscoped, just-in-time type
@@ -115,7 +115,7 @@ struct ExplainTests {
     @Test("explain draws the tree of what building a type takes")
     func tree() throws {
         #expect(try injector.explain(Newsroom.Reader.self) == #"""
-            Reader — unscoped, type, creation-time: String
+            Reader — unscoped, type, dynamic: String
             ├─ argument 1 → Feed — singleton, alias
             │  └─ bound to → RemoteFeed — unscoped, just-in-time type
             │     ├─ argument 1 → String(named: "endpoint") — unscoped, instance

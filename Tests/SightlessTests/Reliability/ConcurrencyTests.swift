@@ -47,7 +47,7 @@ private final class Presenter: Injectable, Sendable {
     static let initializer = Initializer(Presenter.init(session:formatter:))
 }
 
-/// Takes two creation-time arguments between injected ones.
+/// Takes two dynamic arguments between injected ones.
 private final class Detail: Injectable, Sendable {
     let session: Session
     let id: Int
@@ -202,7 +202,7 @@ struct ConcurrencyTests {
         #expect(forms.allSatisfy { $0.awokeFilled })
     }
 
-    @Test("each thread's creation-time arguments reach the object built for that thread")
+    @Test("each thread's dynamic arguments reach the object built for that thread")
     func argumentsStayWithTheirRequest() throws {
         let injector = try appInjector()
         let mismatches = Counter()

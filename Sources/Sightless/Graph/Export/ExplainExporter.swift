@@ -1,7 +1,7 @@
 /// Writes the tree of what building one key takes, depth first, in declaration order.
 ///
 /// ```
-/// FeedScreen — unscoped, just-in-time type, creation-time: String
+/// FeedScreen — unscoped, just-in-time type, dynamic: String
 /// ├─ argument 1 → Api — singleton, alias
 /// │  └─ bound to → HttpApi — unscoped, just-in-time type
 /// └─ property \FeedScreen.logger (optional) → Logger — singleton, type

@@ -8,15 +8,15 @@ struct ExportedGraph {
         let scope: Scope?
         /// How the value is built: `instance`, `closure`, `provider`, `alias`, `type`, …
         let source: String
-        /// The creation-time arguments a request must bring.
+        /// The dynamic arguments a request must bring.
         let creationTime: [Dependency]
         let edges: [Edge]
 
-        /// `singleton, type` and, when there are any, the creation-time arguments.
+        /// `singleton, type` and, when there are any, the dynamic arguments.
         var summary: String {
             var parts = [scope?.name ?? "", source].filter { !$0.isEmpty }
             if !creationTime.isEmpty {
-                parts.append("creation-time: " + creationTime.map(\.key.typeName).joined(separator: ", "))
+                parts.append("dynamic: " + creationTime.map(\.key.typeName).joined(separator: ", "))
             }
             return parts.joined(separator: ", ")
         }

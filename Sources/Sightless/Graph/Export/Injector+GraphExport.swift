@@ -45,7 +45,7 @@ extension Injector {
     ///
     /// ```swift
     /// print(try injector.explain(FeedScreen.self))
-    /// // FeedScreen — unscoped, just-in-time type, creation-time: String
+    /// // FeedScreen — unscoped, just-in-time type, dynamic: String
     /// // ├─ argument 1 → Api — singleton, alias
     /// // │  └─ bound to → HttpApi — unscoped, just-in-time type
     /// // │     └─ argument 1 → String(named: "endpoint") — unscoped, instance

@@ -1,4 +1,4 @@
-/// Checks that creation-time (`Slot.dynamic`) arguments can always be filled:
+/// Checks that dynamic (`Slot.dynamic`) arguments can always be filled:
 ///
 /// - a type with dynamic slots injected as a plain dependency (or through `Lazy`) is an error,
 ///   since nothing there could fill them; a `Factory<T, A…>` can, and an alias may point at such

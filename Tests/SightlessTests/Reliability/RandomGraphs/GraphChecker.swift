@@ -21,7 +21,7 @@ struct GraphChecker {
         self.ledger = ledger
     }
 
-    /// The creation-time arguments for a request of `index`: distinct values per request, so
+    /// The dynamic arguments for a request of `index`: distinct values per request, so
     /// a value that lands in the wrong object is noticed.
     static func arguments(for index: Int, request: Int, spec: GraphSpec) -> [GraphInput] {
         spec.bindings[spec.target(of: index)].dynamicSlots.enumerated().map { position, slot in

@@ -86,7 +86,7 @@ struct GraphMutation: CustomStringConvertible {
             expected: .build(.duplicateBinding) { $0.key == key(duplicated) && $0.path == [key(duplicated)] })
     }
 
-    /// Gives a visibly injected key a creation-time argument.
+    /// Gives a visibly injected key a dynamic argument.
     static func injectDynamic(_ spec: GraphSpec, _ random: inout SeededGenerator) -> GraphMutation? {
         let candidates = spec.bindings.indices.filter { index in
             spec.visibleConsumers(of: index).contains { spec.bindings[$0].source == .initializer }
@@ -97,7 +97,7 @@ struct GraphMutation: CustomStringConvertible {
         // Aliases of the key pass its argument on, so the consumer may inject it through one.
         let reaching = Set(broken.bindings.indices.filter { broken.target(of: $0) == dynamic }.map(key))
         return GraphMutation(
-            description: "give n\(dynamic), which is injected, a creation-time argument", spec: broken,
+            description: "give n\(dynamic), which is injected, a dynamic argument", spec: broken,
             expected: .build(.dynamicDependency) { problem in
                 problem.path.last.map(reaching.contains) == true && problem.key == problem.path.last
             })

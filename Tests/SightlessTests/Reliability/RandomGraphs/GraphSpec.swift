@@ -131,7 +131,7 @@ extension GraphSpec {
     static func random(using random: inout SeededGenerator, maximumKeys: Int) -> GraphSpec {
         let count = Int.random(in: 2...maximumKeys, using: &random)
         let wiredFloor = count * 3 / 4
-        // Keys with creation-time arguments may only be requested, never depended on.
+        // Keys with dynamic arguments may only be requested, never depended on.
         var requestOnly = Set<Int>()
         var bindings = [Binding](repeating: Binding(source: .instance), count: count)
         // From the last key down, so every key a binding may depend on is drawn already.
