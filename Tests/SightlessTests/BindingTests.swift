@@ -100,7 +100,11 @@ struct BindingTests {
         let injector = try Injector(Bindings { $0.bind(Key<Int>(named: "port")).to(instance: 80) })
         let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Int.self) }
         #expect(error?.kind == .missingBinding)
-        #expect(error?.problems.first?.message.contains(#"Int(named: "port")"#) == true)
+        guard case .missingBinding(_, _, let nearMisses, _)? = error?.problems.first?.detail else {
+            Issue.record("expected missingBinding, got \(String(describing: error))")
+            return
+        }
+        #expect(nearMisses == [Key<Int>(named: "port").erased])
     }
 
     @Test("modules installed by another module contribute their bindings")

@@ -46,9 +46,12 @@ struct DynamicArgumentTests {
         let error = #expect(throws: InjectionError.self) {
             _ = try injector.getInstance(Screen.self, arguments: "Inbox", 3, 4)
         }
-        #expect(error?.kind == .argumentCount)
-        #expect(error?.description.contains("argument 2: String, argument 4: Int") == true)
-        #expect(error?.description.contains("3 were passed (String, Int, Int)") == true)
+        guard case .argumentCount(_, let slots, let passed)? = error?.problems.first?.detail else {
+            Issue.record("expected argumentCount, got \(String(describing: error))")
+            return
+        }
+        #expect(slots.map(\.description) == ["argument 2: String", "argument 4: Int"])
+        #expect(passed == ["String", "Int", "Int"])
     }
 
     @Test("too few arguments is an error naming the slots")
@@ -57,16 +60,25 @@ struct DynamicArgumentTests {
         let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Screen.self, arguments: "Inbox") }
         #expect(error?.kind == .argumentCount)
         let none = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Screen.self) }
-        #expect(none?.kind == .argumentCount)
-        #expect(none?.description.contains("none were passed") == true)
+        guard case .argumentCount(_, let slots, let passed)? = none?.problems.first?.detail else {
+            Issue.record("expected argumentCount, got \(String(describing: none))")
+            return
+        }
+        #expect(slots.count == 2)
+        #expect(passed.isEmpty)
     }
 
     @Test("an argument of the wrong type is an error naming its slot")
     func wrongArgumentType() throws {
         let injector = try Injector(module)
         let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Screen.self, arguments: "Inbox", "three") }
-        #expect(error?.kind == .argumentType)
-        #expect(error?.description.contains("fills argument 4, of type Int, but the value passed is of type String") == true)
+        guard case .argumentType(_, let position, let slot, let passed, _)? = error?.problems.first?.detail else {
+            Issue.record("expected argumentType, got \(String(describing: error))")
+            return
+        }
+        #expect(position == 2)
+        #expect(slot.description == "argument 4: Int")
+        #expect(passed == "String")
         #expect(error?.path.map(\.description) == ["Screen"])
     }
 
@@ -89,7 +101,12 @@ struct DynamicArgumentTests {
         let error = #expect(throws: InjectionError.self) { _ = try Injector(Bindings { $0.bind((any Api).self).to(HttpApi.self); $0.bind(Router.self) }) }
         #expect(error?.kind == .dynamicDependency)
         #expect(error?.path.map(\.description) == ["Router", "Screen"])
-        #expect(error?.problems.first?.fix.contains("getInstance(Screen.self, arguments:") == true)
+        guard case .creationTimeArgumentsInjected(let target, let consumer, _)? = error?.problems.first?.detail else {
+            Issue.record("expected creationTimeArgumentsInjected, got \(String(describing: error))")
+            return
+        }
+        #expect(target.description == "Screen")
+        #expect(consumer.key.description == "Router")
     }
 
     @Test("a singleton with dynamic slots is rejected when the injector is built")

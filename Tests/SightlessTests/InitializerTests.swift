@@ -86,7 +86,11 @@ struct InitializerTests {
         }
         #expect(error?.problems.map(\.kind) == [.missingBinding, .missingBinding])
         #expect(error?.problems.first?.path.map(\.description) == ["Garage4", #"String(named: "name")"#])
-        #expect(error?.problems.first?.message.contains("argument 3") == true)
+        guard case .missingBinding(_, let consumer, _, _)? = error?.problems.first?.detail else {
+            Issue.record("expected missingBinding, got \(String(describing: error))")
+            return
+        }
+        #expect(consumer?.role == .argument(3))
     }
 
     @Test("an optional argument with nothing bound gets nil")
@@ -114,7 +118,13 @@ struct InitializerTests {
         #expect(error?.kind == .initializerFailed)
         #expect(error?.path.map(\.description) == ["NeedsBroken", "Broken"])
         #expect(error?.underlying is BrokenError)
-        #expect(error?.description.contains("the engine is on fire") == true)
+        guard case .initializerFailed(let key, let thrown)? = error?.problems.first?.detail else {
+            Issue.record("expected initializerFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(key.description == "Broken")
+        #expect(thrown.contains("the engine is on fire"))
+        #expect(error?.location != nil)
     }
 
     @Test("the raw form links a list of slots to a closure over the values")

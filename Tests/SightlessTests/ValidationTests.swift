@@ -64,9 +64,12 @@ struct ValidationTests {
         let error = #expect(throws: InjectionError.self) { _ = try Injector(modules: [Real(), Fake()]) }
         #expect(error?.kind == .duplicateBinding)
         #expect(error?.problems.count == 1)
-        let message = error?.problems.first?.message ?? ""
-        #expect(message.contains("ValidationTests.swift:28"))
-        #expect(message.contains("ValidationTests.swift:34"))
+        guard case .boundTwice(_, let first, let second, _)? = error?.problems.first?.detail else {
+            Issue.record("expected boundTwice, got \(String(describing: error))")
+            return
+        }
+        #expect(first?.description.hasSuffix("ValidationTests.swift:28") == true)
+        #expect(second?.description.hasSuffix("ValidationTests.swift:34") == true)
     }
 
     @Test("an override replaces the binding of its key")

@@ -95,7 +95,11 @@ struct DepthTests {
             let error = outcome(stackSize: smallStack) { _ = try injector.getInstance(linkKey(0)) }
             #expect(error.error?.kind == .tooDeep)
             #expect(error.error?.path.first == linkKey(0).erased)
-            #expect(error.error?.description.contains("512 KiB stack") == true)
+            guard case .tooDeep(_, let stackSize)? = error.error?.problems.first?.detail else {
+                Issue.record("expected tooDeep, got \(String(describing: error.error))")
+                return
+            }
+            #expect(stackSize == smallStack)
         }
         #expect(thrown.returned)
     }
