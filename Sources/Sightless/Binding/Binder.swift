@@ -30,8 +30,11 @@ public final class Binder {
 
     private var entries: [Entry] = []
 
+    /// The recorded elements, in order.
+    var elements: [Element] { entries.map { .binding($0.recipe) } }
+
     /// The recorded bindings, in order.
-    var recipes: [Recipe] { entries.map(\.recipe) }
+    var recipes: [Recipe] { elements.compactMap(\.recipe) }
 
     init() {}
 
