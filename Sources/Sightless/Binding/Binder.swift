@@ -29,12 +29,21 @@ public final class Binder {
     }
 
     private var entries: [Entry] = []
+    private var entryPoints: [Element] = []
 
-    /// The recorded elements, in order.
-    var elements: [Element] { entries.map { .binding($0.recipe) } }
+    /// The recorded elements: the bindings in order, then the entry points in order.
+    var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints }
 
     /// The recorded bindings, in order.
-    var recipes: [Recipe] { elements.compactMap(\.recipe) }
+    var recipes: [Recipe] { entries.map(\.recipe) }
+
+    /// The keys declared as entry points, with where each was declared.
+    var entryPointKeys: [(key: AnyKey, location: SourceLocation)] {
+        entryPoints.compactMap { element in
+            if case .entryPoint(let key, let location) = element { return (key, location) }
+            return nil
+        }
+    }
 
     init() {}
 
@@ -61,6 +70,34 @@ public final class Binder {
         let location = SourceLocation(fileID: fileID, line: line)
         entries.append(.untargeted { .untargeted(key, location: location) })
         return BindingBuilder(binder: self, index: entries.count - 1, key: key, location: location)
+    }
+
+    /// Declares a type the app will request, so that the injector validates and compiles it, and
+    /// the graph exports draw it, when the injector is built rather than on its first request.
+    ///
+    /// An app that requests a type only at run time (a server that builds a handler per request)
+    /// finds a missing binding when it starts, not on the first request:
+    ///
+    /// ```swift
+    /// func configure(_ binder: Binder) {
+    ///     binder.entryPoint(NotesHandler.self)
+    ///     binder.entryPoint(Key<Screen>(named: "compact"))
+    /// }
+    /// ```
+    ///
+    /// An entry point needs no binding of its own: an ``Injectable`` type, a bound key, or a
+    /// `T?`, `Lazy<T>` or `Factory<T, …>` of one. Declaring one twice is harmless.
+    public func entryPoint<Value>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) {
+        entryPoint(Key<Value>(), fileID: fileID, line: line)
+    }
+
+    /// Declares a key the app will request; see ``entryPoint(_:fileID:line:)-(Value.Type,_,_)``.
+    ///
+    /// ```swift
+    /// binder.entryPoint(Key<Screen>(named: "compact"))
+    /// ```
+    public func entryPoint<Value>(_ key: Key<Value>, fileID: String = #fileID, line: Int = #line) {
+        entryPoints.append(.entryPoint(key.erased, SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Records the bindings of another module here, as if they were written in place.

@@ -7,11 +7,15 @@
 enum Element: Sendable {
     /// A key and how its values are built.
     case binding(Recipe)
+    /// A key the app will request: validated, compiled and drawn with the rest of the graph
+    /// when the injector is built.
+    case entryPoint(AnyKey, SourceLocation)
 
     /// The binding this element records, if it is one.
     var recipe: Recipe? {
         switch self {
         case .binding(let recipe): recipe
+        case .entryPoint: nil
         }
     }
 }

@@ -18,3 +18,12 @@ public protocol Module {
     /// Records this module's bindings.
     func configure(_ binder: Binder)
 }
+
+/// A module made of a closure that records its bindings, for bindings written in place.
+struct RecordingModule: Module {
+    let record: (Binder) -> Void
+
+    func configure(_ binder: Binder) {
+        record(binder)
+    }
+}

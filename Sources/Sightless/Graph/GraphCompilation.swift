@@ -21,7 +21,14 @@ final class GraphCompilation: Compilation {
             modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
         var compiler = GraphCompiler(bindings: merged.bindings)
         for key in merged.order { compiler.addRoot(key) }
-        if let error = InjectionError(problems: merged.problems + compiler.validate()) {
+        var unbuildable: [InjectionError.Problem] = []
+        var reported: Set<AnyKey> = []
+        for (key, location) in moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
+        where compiler.addRoot(key) == nil && reported.insert(key).inserted {
+            unbuildable.append(MissingBindingRule.problem(
+                for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
+        }
+        if let error = InjectionError(problems: merged.problems + unbuildable + compiler.validate()) {
             throw error
         }
         let linked = try compiler.link()

@@ -14,6 +14,20 @@ extension Injector {
         self.init(nodes: nodes, compilation: compilation)
     }
 
+    /// Builds an injector from modules, with the bindings `overrides` records replacing theirs:
+    /// the one-line way to swap a dependency in a test. The overrides are validated like any
+    /// module.
+    ///
+    /// ```swift
+    /// let injector = try Injector(modules: [AppModule()]) { $0.bind(TaskStore.self).to(instance: InMemoryTaskStore()) }
+    /// ```
+    public convenience init(modules: [any Module], overriding overrides: (Binder) -> Void) throws(InjectionError) {
+        let (nodes, compilation) = try withoutActuallyEscaping(overrides) { (overrides) throws(InjectionError) in
+            try GraphCompilation.build(modules: modules, overrides: [RecordingModule(record: overrides)])
+        }
+        self.init(nodes: nodes, compilation: compilation)
+    }
+
     /// Builds an injector from modules.
     ///
     /// ```swift
