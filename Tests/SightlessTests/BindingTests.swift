@@ -118,7 +118,7 @@ struct BindingTests {
     func untargetedBinding() throws {
         let error = #expect(throws: InjectionError.self) { _ = try Injector(Bindings { $0.bind(Int.self) }) }
         #expect(error?.kind == .incompleteBinding)
-        guard case .bindingWithoutTarget(let key)? = error?.problems.first?.detail else {
+        guard case .bindingWithoutTarget(let key, _)? = error?.problems.first?.detail else {
             Issue.record("expected bindingWithoutTarget, got \(String(describing: error))")
             return
         }

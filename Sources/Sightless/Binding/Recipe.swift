@@ -151,7 +151,8 @@ extension Recipe {
         if let injectable = Value.self as? any Injectable.Type {
             return typeRecipe(injectable, name: key.name, location: location, justInTime: false)
         }
-        let problem = InjectionError.Problem(.bindingWithoutTarget(key: key.erased), location: location)
+        let canConform = !(Value.self is any OptionalDependency.Type) && !(Value.self is any DeferredDependency.Type)
+        let problem = InjectionError.Problem(.bindingWithoutTarget(key: key.erased, canConform: canConform), location: location)
         return Recipe(key, source: .incomplete, location: location, problems: [problem]) { _ in
             { _ in throw InjectionError(problem) }
         }
@@ -200,6 +201,15 @@ extension Recipe {
             }
         }
 
+        // A subclass that inherits a stored `static let initializer` gets its superclass's very
+        // initializer, which can only build the superclass: known without building anything.
+        if T.self != T.Instance.self, let base = T.Instance.self as? any Injectable.Type,
+           base.initializerIdentity === initializer.identity {
+            problems.append(InjectionError.Problem(
+                .inheritedInitializer(key: key.erased, base: AnyKey.name(of: T.Instance.self),
+                                      built: AnyKey.name(of: T.Instance.self)),
+                location: initializer.location))
+        }
         if !(T.self is T.Instance.Type) {
             problems.append(InjectionError.Problem(
                 .initializerOfOtherType(key: key.erased, builds: AnyKey.name(of: T.Instance.self)),
@@ -226,4 +236,9 @@ extension Recipe {
             }
         }
     }
+}
+
+extension Injectable {
+    /// The identity of this type's initializer value, read through its own conformance.
+    static var initializerIdentity: InitializerIdentity { initializer.identity }
 }

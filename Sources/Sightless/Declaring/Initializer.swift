@@ -47,6 +47,10 @@ public struct Initializer<Instance>: Sendable {
     /// ```
     public let location: SourceLocation
     @usableFromInline let link: @Sendable (any Linking) throws -> Plan<Instance>
+    /// Made once with each initializer value: a stored `static let initializer` gives the same
+    /// identity to a class and to every subclass that inherits it, a computed `class var` a new
+    /// one on every read.
+    let identity: InitializerIdentity
 
     /// Describes an initializer whose arguments are all filled from the bindings of their types.
     ///
@@ -97,6 +101,7 @@ public struct Initializer<Instance>: Sendable {
         self.dependencies = dependencies
         self.location = location
         self.link = link
+        self.identity = InitializerIdentity()
     }
 
     @usableFromInline
@@ -124,6 +129,7 @@ public struct Initializer<Instance>: Sendable {
         }
         self.dependencies = dependencies
         self.location = location
+        self.identity = InitializerIdentity()
         self.link = { linker in
             let plans = try zip(slots, dependencies).map { slot, dependency in
                 try slot.link(linker, dependency)
@@ -136,7 +142,7 @@ public struct Initializer<Instance>: Sendable {
                     var values: [Any] = []
                     values.reserveCapacity(plans.count)
                     for plan in plans { values.append(try plan(&resolution)) }
-                    return try make(Arguments(values: values))
+                    return try make(Arguments(values: values, location: location))
                 } catch {
                     throw rethrow(error)
                 }
@@ -155,6 +161,8 @@ extension Initializer {
     /// ```
     public struct Arguments {
         let values: [Any]
+        /// Where the raw initializer was declared, for the errors of a wrong read.
+        let location: SourceLocation
 
         /// The number of arguments.
         ///
@@ -173,11 +181,12 @@ extension Initializer {
         /// ```
         public func value<Value>(at index: Int, as type: Value.Type = Value.self) throws(InjectionError) -> Value {
             guard values.indices.contains(index) else {
-                throw InjectionError(.rawArgumentIndex(index: index, count: values.count))
+                throw InjectionError(.rawArgumentIndex(index: index, count: values.count), location: location)
             }
             guard let value = values[index] as? Value else {
                 throw InjectionError(.rawArgumentType(
-                    index: index, requested: AnyKey.name(of: Value.self), actual: AnyKey.name(of: Swift.type(of: values[index]))))
+                    index: index, requested: AnyKey.name(of: Value.self), actual: AnyKey.name(of: Swift.type(of: values[index]))),
+                    location: location)
             }
             return value
         }
@@ -238,4 +247,10 @@ final class PlanList {
     }
 
     var frozen: FrozenPlans { FrozenPlans(boxes) }
+}
+
+/// The identity of one initializer value; see `Initializer.identity`.
+@usableFromInline
+final class InitializerIdentity: Sendable {
+    @usableFromInline init() {}
 }

@@ -146,8 +146,10 @@ extension InjectionError.Problem {
         /// the key's type ``Injectable`` could fix it (a key with no name, of a type that is not
         /// `Injectable`, an `Optional`, a `Lazy` or a `Factory`).
         case missingBinding(key: AnyKey, consumer: Consumer?, nearMisses: [AnyKey], canConform: Bool)
-        /// `key` is bound with no target, and its type is not ``Injectable``.
-        case bindingWithoutTarget(key: AnyKey)
+        /// `key` is bound with no target, and its type is not ``Injectable``; `canConform` is
+        /// `true` when making it `Injectable` could fix that (it is not an `Optional`, a `Lazy`
+        /// or a `Factory`).
+        case bindingWithoutTarget(key: AnyKey, canConform: Bool)
         /// These keys need each other through initializers or properties; the first key is
         /// repeated at the end.
         case cycle([AnyKey])
@@ -268,7 +270,7 @@ extension InjectionError.Problem.Detail {
     /// ```
     public var key: AnyKey? {
         switch self {
-        case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key), .reentered(let key, _),
+        case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key, _), .reentered(let key, _),
              .boundTwice(let key, _, _, _), .reservedKey(let key), .scopedWithArguments(let key, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),

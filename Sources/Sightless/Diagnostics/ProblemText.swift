@@ -32,7 +32,7 @@ enum ProblemText {
                 message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
             }
             return message
-        case .bindingWithoutTarget(let key):
+        case .bindingWithoutTarget(let key, _):
             return "\(key) is bound without a target, and \(key.typeName) is not Injectable."
         case .cycle(let keys):
             let written = keys.map(\.description).joined(separator: " → ")
@@ -104,8 +104,9 @@ enum ProblemText {
             }
             if !nearMisses.isEmpty { fix += ", or ask for one of the keys that are bound" }
             return fix + "."
-        case .bindingWithoutTarget(let key):
-            return "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self), or make \(key.typeName) conform to Injectable."
+        case .bindingWithoutTarget(let key, let canConform):
+            let finish = "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self)"
+            return canConform ? finish + ", or, if \(key.typeName) is a class or struct, make it conform to Injectable." : finish + "."
         case .cycle:
             return "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies."
         case .reentered(let key, .closure):

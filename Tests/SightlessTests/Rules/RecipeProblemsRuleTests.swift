@@ -6,7 +6,7 @@ struct RecipeProblemsRuleTests {
     @Test("a binding without a target of a type that is not Injectable is reported with its path")
     func bindingWithoutTarget() {
         let problems = RecipeProblemsRule().check(ruleGraph { $0.bind(Key<Int>(named: "retries")) })
-        guard case .bindingWithoutTarget(let key)? = problems.first?.detail else {
+        guard case .bindingWithoutTarget(let key, _)? = problems.first?.detail else {
             Issue.record("expected bindingWithoutTarget, got \(problems)")
             return
         }
