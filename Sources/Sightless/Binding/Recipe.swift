@@ -33,10 +33,9 @@ struct Recipe: Sendable {
     /// built: an ``Injectable`` type's own, or an instance's.
     let concreteType: Any.Type?
     /// Whether a value of a type is a value of the key's type: what an alias checks of its
-    /// target's `concreteType` when the injector is built. `nil` when that cannot be told from
-    /// the types alone: for a protocol or other existential key, whose conformance Swift checks
-    /// only on a value, so a closure checks the value when it is built.
-    let accepts: (@Sendable (Any.Type) -> Bool)?
+    /// target's `concreteType` when the injector is built (a protocol key through the protocol's
+    /// existential metatype).
+    let accepts: @Sendable (Any.Type) -> Bool
     /// Links the unscoped plan, wraps it in `scope`, and makes the node.
     private let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
 
@@ -54,7 +53,7 @@ struct Recipe: Sendable {
         self.problems = problems
         self.concreteType = concreteType
         if isExistential(Value.self) {
-            self.accepts = nil
+            self.accepts = { type in existential(Value.self, accepts: type) ?? true }
         } else {
             self.accepts = { type in type is Value.Type }
         }

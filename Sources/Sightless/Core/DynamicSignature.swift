@@ -131,7 +131,7 @@ struct ArgumentPlacer {
 /// The number of values in a parameter pack, counted from their types (no value is copied).
 func packCount<each Value>(_ values: repeat each Value) -> Int {
     var count = 0
-    func one<Element>(_ type: Element.Type) { count += 1 }
+    func one<Item>(_ type: Item.Type) { count += 1 }
     repeat one((each Value).self)
     return count
 }
@@ -139,7 +139,7 @@ func packCount<each Value>(_ values: repeat each Value) -> Int {
 /// The type names of a parameter pack, for error messages.
 func packTypeNames<each Value>(_ values: repeat each Value) -> [String] {
     var names: [String] = []
-    func one<Element>(_ value: Element) { names.append(AnyKey.name(of: Element.self)) }
+    func one<Item>(_ value: Item) { names.append(AnyKey.name(of: Item.self)) }
     repeat one(each values)
     return names
 }

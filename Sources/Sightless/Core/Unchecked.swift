@@ -212,6 +212,35 @@ func isExistential(_ type: Any.Type) -> Bool {
     return kind == 0x303 || kind == 0x307
 }
 
+/// Whether values of the concrete `type` are values of `Existential`, a protocol type such as
+/// `any Api` (or a composition): Swift checks conformance to a protocol on a value, but a
+/// metatype is a value too, and casting `type` to the existential metatype `any Api.Type` checks
+/// the conformance without building anything. `nil` when that metatype cannot be had.
+///
+/// Invariant: `swift_getExistentialMetatypeMetadata`, exported by the Swift runtime on every
+/// platform (compiled code calls it to make `any P.Type`), takes the metadata of an existential
+/// type and returns the metadata of its existential metatype; it is called only for a type that
+/// `isExistential` says is one, and a metatype is the address of its metadata.
+func existential<Existential>(_ existential: Existential.Type, accepts type: Any.Type) -> Bool? {
+    guard isExistential(Existential.self), let metatypeOf = ExistentialMetatype.lookUp else { return nil }
+    let metadata = metatypeOf(unsafeBitCast(Existential.self as Any.Type, to: UnsafeRawPointer.self))
+    let metatype = unsafeBitCast(metadata, to: Any.Type.self)
+    func cast<Metatype>(to target: Metatype.Type) -> Bool { (type as Any) is Metatype }
+    return _openExistential(metatype, do: cast)
+}
+
+private enum ExistentialMetatype {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> UnsafeRawPointer
+    static let lookUp: Function? = {
+        #if canImport(Darwin)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
+        #else
+        let everywhere: UnsafeMutableRawPointer? = nil             // RTLD_DEFAULT
+        #endif
+        return dlsym(everywhere, "swift_getExistentialMetatypeMetadata").map { unsafeBitCast($0, to: Function.self) }
+    }()
+}
+
 // MARK: - C functions looked up at run time
 
 extension StackGuard {

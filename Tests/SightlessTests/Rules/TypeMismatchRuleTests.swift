@@ -38,3 +38,38 @@ struct TypeMismatchRuleTests {
         #expect(problems.map(\.kind) == [.typeMismatch])
     }
 }
+
+private protocol MismatchPet {}
+private protocol MismatchWalker: MismatchPet {}
+private final class MismatchCat: MismatchPet, Injectable {
+    static let initializer = Initializer(MismatchCat.init)
+}
+private final class MismatchDog: MismatchWalker, Injectable {
+    static let initializer = Initializer(MismatchDog.init)
+}
+
+@Suite("Rule: type mismatch, protocol keys")
+struct TypeMismatchProtocolTests {
+    @Test("a protocol bound to a type that does not conform is reported")
+    func protocolToNonConformingType() {
+        let problems = TypeMismatchRule().check(ruleGraph { $0.bind((any MismatchPet).self).to(MismatchRock.self) })
+        #expect(problems.map(\.kind) == [.typeMismatch])
+        #expect(problems.first?.message.contains("MismatchRock is not a MismatchPet") == true)
+    }
+
+    @Test("a protocol bound to a conforming type is no problem")
+    func protocolToConformingType() {
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind((any MismatchPet).self).to(MismatchCat.self) }).isEmpty)
+    }
+
+    @Test("a protocol bound to a type conforming through a refined protocol is no problem")
+    func protocolToRefinedConformance() {
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind((any MismatchPet).self).to(MismatchDog.self) }).isEmpty)
+    }
+
+    @Test("a protocol composition is checked protocol by protocol")
+    func composition() {
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind((any MismatchPet & MismatchWalker).self).to(MismatchCat.self) }).map(\.kind) == [.typeMismatch])
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind((any MismatchPet & MismatchWalker).self).to(MismatchDog.self) }).isEmpty)
+    }
+}

@@ -1,16 +1,15 @@
 /// Reports an alias whose target builds values that are not of the alias's type:
 /// `bind(Pet.self).to(Cat.self)` where `Cat` is not a `Pet`, or `Key<Int>` bound to a
 /// `Key<String>`. The target's type is known before anything is built when the alias leads
-/// (through other aliases) to an ``Injectable`` type or an instance, and the alias's key is not
-/// of a protocol type (Swift checks conformance to a protocol only on a value); other values
-/// are checked when they are built.
+/// (through other aliases) to an ``Injectable`` type or an instance; a closure's or provider's
+/// values are checked when they are built.
 struct TypeMismatchRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         graph.nodes.indices.compactMap { index in
             let node = graph.nodes[index]
             guard let recipe = node.recipe, case .alias(let targetKey) = recipe.source,
-                  let accepts = recipe.accepts, let concrete = concreteType(reachedFrom: index, in: graph),
-                  !accepts(concrete) else { return nil }
+                  let concrete = concreteType(reachedFrom: index, in: graph),
+                  !recipe.accepts(concrete) else { return nil }
             return InjectionError.Problem(
                 .aliasTarget(key: node.key, target: targetKey, actual: AnyKey.name(of: concrete)),
                 path: graph.path(to: index), location: recipe.location)
