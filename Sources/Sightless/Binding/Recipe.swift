@@ -24,6 +24,9 @@ struct Recipe: Sendable {
     var scope: Scope
     /// Where the binding was declared; for a just-in-time type, its initializer.
     let location: SourceLocation?
+    /// Where the code that builds the value was declared: an initializer's declaration, or the
+    /// binding of a closure or provider. A failure while building points here.
+    let buildLocation: SourceLocation?
     /// Everything the value needs, dynamic arguments included.
     let dependencies: [Dependency]
     /// Mistakes found while recording (a binding with no target, an initializer of the wrong
@@ -42,6 +45,7 @@ struct Recipe: Sendable {
     init<Value>(
         _ key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
         dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [], concreteType: Any.Type? = nil,
+        buildLocation: SourceLocation? = nil,
         build: @escaping @Sendable (any Linking) throws -> Plan<Value>
     ) {
         let erased = key.erased
@@ -49,6 +53,7 @@ struct Recipe: Sendable {
         self.source = source
         self.scope = scope
         self.location = location
+        self.buildLocation = buildLocation ?? location
         self.dependencies = dependencies
         self.problems = problems
         self.concreteType = concreteType
@@ -128,7 +133,8 @@ extension Recipe {
     }
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
-        Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies) { linker in
+        Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
+               buildLocation: initializer.location) { linker in
             try initializer.link(linker)
         }
     }
@@ -182,7 +188,7 @@ extension Recipe {
 
         if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
             return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems,
-                          concreteType: T.self) { linker in
+                          concreteType: T.self, buildLocation: initializer.location) { linker in
                 let make = try initializer.link(linker)
                 guard let setProperties = try properties.link(linker) else {
                     return { resolution in
@@ -217,7 +223,7 @@ extension Recipe {
         // A subclass that inherited its superclass's conformance: the descriptors build and fill
         // the superclass type, and the instance is checked to be the subclass.
         return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems,
-                      concreteType: T.self) { linker in
+                      concreteType: T.self, buildLocation: initializer.location) { linker in
             let make = try initializer.link(linker)
             let setProperties = try properties.link(linker)
             let rethrow = linker.rethrow

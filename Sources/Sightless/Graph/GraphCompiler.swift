@@ -67,7 +67,7 @@ struct GraphCompiler {
                 stack.removeLast()
                 state[node] = 2
                 guard let recipe = graph.nodes[node].recipe else { continue }
-                let linker = Linker(key: recipe.key, location: recipe.location, nodes: linked)
+                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked)
                 do {
                     let made = try recipe.link(linker)
                     linked.nodes[recipe.key] = made
