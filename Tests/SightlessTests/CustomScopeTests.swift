@@ -107,3 +107,32 @@ struct CustomScopeTests {
         #expect(Scope.singleton != Scope.unscoped)
     }
 }
+
+private final class SelfDeclaredSingleton: Injectable {
+    static let initializer = Initializer(SelfDeclaredSingleton.init)
+    static var scope: Scope { .singleton }
+}
+
+private protocol SelfDeclaredService: AnyObject {}
+extension SelfDeclaredSingleton: SelfDeclaredService {}
+
+@Suite("A type's own scope")
+struct TypeDeclaredScopeTests {
+    @Test("a type that declares itself a singleton is one without a binding")
+    func selfDeclaredSingleton() throws {
+        let injector = try Injector(modules: [])
+        #expect(try injector.getInstance(SelfDeclaredSingleton.self) === (try injector.getInstance(SelfDeclaredSingleton.self)))
+    }
+
+    @Test("an alias to a type that declares itself a singleton shares its one instance")
+    func aliasSharesDeclaredScope() throws {
+        let injector = try Injector(Bindings { $0.bind((any SelfDeclaredService).self).to(SelfDeclaredSingleton.self) })
+        #expect(try injector.getInstance((any SelfDeclaredService).self) === (try injector.getInstance(SelfDeclaredSingleton.self)))
+    }
+
+    @Test("a binding's explicit scope wins over the type's own")
+    func explicitScopeWins() throws {
+        let injector = try Injector(Bindings { $0.bind(SelfDeclaredSingleton.self).in(.unscoped) })
+        #expect(try injector.getInstance(SelfDeclaredSingleton.self) !== (try injector.getInstance(SelfDeclaredSingleton.self)))
+    }
+}

@@ -180,6 +180,7 @@ extension Recipe {
         let dependencies = initializer.dependencies + properties.dependencies
         let source = Source.type(justInTime: justInTime)
         let location = location ?? initializer.location
+        let scope = T.scope
         var problems: [InjectionError.Problem] = []
         for entry in properties.entries where !entry.accepts(T.self) {
             problems.append(InjectionError.Problem(
@@ -187,8 +188,8 @@ extension Recipe {
         }
 
         if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
-            return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems,
-                          concreteType: T.self, buildLocation: initializer.location) { linker in
+            return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
+                          problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
                 let make = try initializer.link(linker)
                 guard let setProperties = try properties.link(linker) else {
                     return { resolution in
@@ -222,8 +223,8 @@ extension Recipe {
         }
         // A subclass that inherited its superclass's conformance: the descriptors build and fill
         // the superclass type, and the instance is checked to be the subclass.
-        return Recipe(key, source: source, location: location, dependencies: dependencies, problems: problems,
-                      concreteType: T.self, buildLocation: initializer.location) { linker in
+        return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
+                      problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
             let make = try initializer.link(linker)
             let setProperties = try properties.link(linker)
             let rethrow = linker.rethrow

@@ -35,6 +35,17 @@ public protocol Injectable: SendableMetatype {
     /// The properties to inject after the initializer returns. None by default.
     static var properties: Properties<Instance> { get }
 
+    /// The scope the type is kept in when nothing else says: a binding that names a scope with
+    /// `.in(…)` wins. ``Scope/unscoped`` by default.
+    ///
+    /// ```swift
+    /// final class Metrics: Injectable {
+    ///     static let initializer = Initializer(Metrics.init)
+    ///     static var scope: Scope { .singleton }   // one per injector, bound or not
+    /// }
+    /// ```
+    static var scope: Scope { get }
+
     /// Called once the initializer has returned and every property is set. Does nothing by
     /// default.
     ///
@@ -51,6 +62,13 @@ extension Injectable {
     /// }
     /// ```
     public static var properties: Properties<Instance> { Properties() }
+
+    /// Unscoped: a new instance for every request.
+    ///
+    /// ```swift
+    /// static var scope: Scope { .singleton }   // declare it to keep one instance instead
+    /// ```
+    public static var scope: Scope { .unscoped }
 
     /// Does nothing.
     ///
