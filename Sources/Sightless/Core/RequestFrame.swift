@@ -29,6 +29,8 @@ final class RequestFrame {
     /// The nesting of the innermost closure or nested request running, which a nested request
     /// continues from.
     var nesting: Nesting
+    /// The values of per-request bindings built by this request, by binding.
+    var requestValues: [ObjectIdentifier: Any] = [:]
     /// The frame this one hides (of another injector), restored when this one ends.
     private let hidden: UnsafeMutableRawPointer?
 

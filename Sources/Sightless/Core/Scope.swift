@@ -58,6 +58,32 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public static let singleton = Scope("singleton", Singleton())
 
+    /// One instance per injector, built when the injector is built, dependencies first; a
+    /// failure is reported then, with the graph's other problems, rather than on first use.
+    ///
+    /// ```swift
+    /// binder.bind(Database.self).to(SQLDatabase.self).in(.eagerSingleton)
+    /// ```
+    public static let eagerSingleton = Scope("eager singleton", Singleton(isEager: true))
+
+    /// Shared while someone holds it: every request gets the instance that exists, if any
+    /// consumer still holds it; once the last one lets it go, the next request builds a new
+    /// one. For class instances (a value type is not shared).
+    ///
+    /// ```swift
+    /// binder.bind(ImageCache.self).in(.weak)
+    /// ```
+    public static let weak = Scope("weak", WeakScope())
+
+    /// One instance per top-level request: every dependency on the key within one
+    /// `getInstance` gets the same instance, and the next request builds a new one (Swinject's
+    /// `.graph`).
+    ///
+    /// ```swift
+    /// binder.bind(UnitOfWork.self).in(.perRequest)   // shared by the repositories of one request
+    /// ```
+    public static let perRequest = Scope("per request", PerRequestScope())
+
     /// The scope's name.
     ///
     /// ```swift
@@ -92,6 +118,14 @@ public protocol ScopeStrategy: Sendable {
     /// `true` when a value may be given to more than one request, so that it cannot take
     /// dynamic arguments (they would differ from request to request). `true` by default.
     var sharesValues: Bool { get }
+
+    /// How long a value given out may be kept by the scope: what the graph compares to reject a
+    /// longer-lived value holding a shorter-lived one. ``ScopeLifetime/injector`` by default.
+    var lifetime: ScopeLifetime { get }
+
+    /// `true` when the injector builds the value as soon as it is built itself, reporting a
+    /// failure then. `false` by default.
+    var isEager: Bool { get }
 }
 
 extension ScopeStrategy {
@@ -101,16 +135,65 @@ extension ScopeStrategy {
     /// var sharesValues: Bool { false }   // a scope that builds a new value for every request
     /// ```
     public var sharesValues: Bool { true }
+
+    /// Values live as long as the injector.
+    ///
+    /// ```swift
+    /// var lifetime: ScopeLifetime { .request }   // a value per top-level request
+    /// ```
+    public var lifetime: ScopeLifetime { .injector }
+
+    /// Values are built on first use: `false`.
+    ///
+    /// ```swift
+    /// var isEager: Bool { true }   // built when the injector is
+    /// ```
+    public var isEager: Bool { false }
+}
+
+/// How long a scope keeps a value it gives out, from shortest to longest.
+///
+/// A value kept longer must not hold one kept shorter: a singleton holding a per-request value
+/// would keep the first request's value for ever (a captive dependency). The injector rejects
+/// that when it is built.
+///
+/// ```swift
+/// print(ScopeLifetime.request < ScopeLifetime.injector)   // true
+/// ```
+public enum ScopeLifetime: Int, Sendable, Comparable, CustomStringConvertible {
+    /// Nothing is kept: a new value per request (``Scope/unscoped``).
+    case none
+    /// Kept for one top-level request (``Scope/perRequest``).
+    case request
+    /// Kept while someone else holds it (``Scope/weak``).
+    case weak
+    /// Kept as long as the injector (``Scope/singleton``, ``Scope/eagerSingleton``).
+    case injector
+
+    public static func < (lhs: ScopeLifetime, rhs: ScopeLifetime) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `none`, `request`, `weak` or `injector`.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .request: "request"
+        case .weak: "weak"
+        case .injector: "injector"
+        }
+    }
 }
 
 /// Builds a new value for every request.
 struct Unscoped: ScopeStrategy {
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> { unscoped }
     var sharesValues: Bool { false }
+    var lifetime: ScopeLifetime { .none }
 }
 
 /// Keeps one value per injector.
 struct Singleton: ScopeStrategy {
+    var isEager = false
+
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
         unscoped.stored(in: InstanceStorage(unscoped.key))
     }

@@ -1,0 +1,32 @@
+/// Shares a value while someone holds it; see ``Scope/weak``.
+struct WeakScope: ScopeStrategy {
+    var lifetime: ScopeLifetime { .weak }
+
+    func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
+        let held = WeakReference()
+        return Provision(unscoped.key) { resolution in
+            if let existing = held.object as? Value { return existing }
+            let built = try unscoped.get(&resolution)
+            // Two threads may both find nothing and build: the first one stored wins, so that
+            // every consumer shares one instance.
+            return held.keep(built as AnyObject) as? Value ?? built
+        }
+    }
+}
+
+/// A weak reference two threads may read and write.
+final class WeakReference: Sendable {
+    private let lock = Lock()
+    private nonisolated(unsafe) weak var stored: AnyObject?
+
+    var object: AnyObject? { lock.withLock { stored } }
+
+    /// Stores `object` unless another one is alive; returns the one kept.
+    func keep(_ object: AnyObject) -> AnyObject {
+        lock.withLock {
+            if let existing = stored { return existing }
+            stored = object
+            return object
+        }
+    }
+}
