@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sightless
+import Synchronization
+import Testing
+
+// Helpers shared by the regression suites: run a body on a thread of a known stack size, and
+// wait for bodies that may hang with a watchdog that fails the test instead of the suite.
+
+/// 512 KiB: the default stack of a secondary thread on several platforms.
+let regressionSmallStack = 512 * 1024
+/// 8 MiB: the usual main-thread stack on Linux.
+let regressionMainStack = 8 * 1024 * 1024
+
+/// How a body run on another thread ended.
+struct RegressionOutcome: Sendable, CustomStringConvertible {
+    /// The body returned without throwing.
+    var returned = false
+    /// The body threw an `InjectionError`.
+    var error: InjectionError?
+    /// The body threw something else (its description).
+    var otherError: String?
+    /// The body did not finish before the watchdog fired.
+    var timedOut = false
+
+    var description: String {
+        if timedOut { return "no result within the time limit (hang)" }
+        if returned { return "returned" }
+        if let error { return "threw \(error.kind): \(error)" }
+        return "threw a non-InjectionError: \(otherError ?? "?")"
+    }
+}
+
+/// Runs `body` on a new detached thread with a stack of `stackSize` bytes, and waits up to
+/// `seconds` for it. A body still running when the time is up is left running (it cannot be
+/// stopped), and the outcome says `timedOut`.
+func regressionRun(
+    stackSize: Int = regressionMainStack, timeout seconds: Double = 60,
+    _ body: @escaping @Sendable () throws -> Void
+) -> RegressionOutcome {
+    regressionRunAll(count: 1, stackSize: stackSize, timeout: seconds) { _ in try body() }[0]
+}
+
+/// Runs `body(index)` on `count` new detached threads that start together, each with a stack of
+/// `stackSize` bytes, and waits up to `seconds` for all of them. The outcomes are in thread order;
+/// a thread still running at the deadline gives `timedOut`.
+func regressionRunAll(
+    count: Int, stackSize: Int = regressionMainStack, timeout seconds: Double,
+    _ body: @escaping @Sendable (Int) throws -> Void
+) -> [RegressionOutcome] {
+    let shared = RegressionThreads(count: count, body: body)
+    for index in 0..<count {
+        regressionStartDetached(stackSize: stackSize) { shared.run(index) }
+    }
+    let deadline = regressionNow() + seconds
+    while shared.finished.load(ordering: .acquiring) < count, regressionNow() < deadline {
+        usleep(5_000)
+    }
+    return shared.outcomes.withLock { outcomes in
+        outcomes.map { $0 ?? RegressionOutcome(timedOut: true) }
+    }
+}
+
+private final class RegressionThreads: Sendable {
+    let count: Int
+    let body: @Sendable (Int) throws -> Void
+    let ready = Atomic<Int>(0)
+    let finished = Atomic<Int>(0)
+    let outcomes: Locked<[RegressionOutcome?]>
+
+    init(count: Int, body: @escaping @Sendable (Int) throws -> Void) {
+        self.count = count
+        self.body = body
+        self.outcomes = Locked([RegressionOutcome?](repeating: nil, count: count))
+    }
+
+    func run(_ index: Int) {
+        ready.add(1, ordering: .acquiringAndReleasing)
+        while ready.load(ordering: .acquiring) < count { sched_yield() }
+        var outcome = RegressionOutcome()
+        do {
+            try body(index)
+            outcome.returned = true
+        } catch let error as InjectionError {
+            outcome.error = error
+        } catch {
+            outcome.otherError = "\(error)"
+        }
+        outcomes.withLock { $0[index] = outcome }
+        finished.add(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// Seconds on a monotonic clock.
+func regressionNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Starts `body` on a new detached thread with a stack of `stackSize` bytes.
+func regressionStartDetached(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+    final class Box {
+        let body: @Sendable () -> Void
+        init(body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, stackSize)
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    let context = Unmanaged.passRetained(Box(body: body)).toOpaque()
+    #if canImport(Darwin)
+    var thread: pthread_t?
+    #else
+    var thread = pthread_t()
+    #endif
+    let created = pthread_create(&thread, &attributes, { raw in
+        #if canImport(Darwin)
+        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        #else
+        guard let raw else { return nil }
+        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        #endif
+        box.body()
+        return nil
+    }, context)
+    precondition(created == 0, "pthread_create failed")
+}
+
+/// A weak reference that `@Sendable` closures may share.
+final class RegressionWeak<Object: AnyObject>: @unchecked Sendable {
+    weak var object: Object?
+    init(_ object: Object? = nil) { self.object = object }
+}
