@@ -18,6 +18,11 @@
 /// holds its injector weakly, so that an object keeping one never keeps the injector alive:
 /// once the injector is gone, a first `get()` throws ``InjectionError/Kind/injectorReleased``.
 /// For a new instance on every call, inject a ``Factory`` instead.
+///
+/// A `Lazy` keeps what it built for as long as the `Lazy` lives. When that value holds the
+/// `Lazy`'s owner strongly (`ReportScreen` gets a `PdfExporter` that holds the `ReportScreen`),
+/// the two keep each other alive, like any two objects that hold each other: hold one side
+/// weakly.
 public final class Lazy<Value>: Sendable {
     private weak let injector: Injector?
     private let key: AnyKey

@@ -1,7 +1,7 @@
 import Sightless
 import Testing
 
-// Issue 8, case 6: type mismatches that the graph can see were found only when a request ran
+// Type mismatches that the graph can see were found only when a request ran
 // into them; they must be reported by `Injector(modules:)` with every other problem.
 
 private enum TypeCheck {

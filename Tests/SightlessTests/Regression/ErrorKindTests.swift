@@ -1,7 +1,7 @@
 import Sightless
 import Testing
 
-// Issue 8, case 9: each kind of error must mean one thing, and name where the fault is.
+// Each kind of error must mean one thing, and name where the fault is.
 
 private enum ErrorKind {
     struct Broken: Error {}

@@ -1,7 +1,7 @@
 import Sightless
 import Testing
 
-// Issue 8, case 2: a request made from inside another (Factory.make, Lazy.get,
+// A request made from inside another (Factory.make, Lazy.get,
 // Injector.getInstance, resolver.injector.getInstance) started a new depth count, so recursion
 // through them escaped the stack guard and overflowed the stack. Case 3: the guard's stack
 // probe must not give a false tooDeep (under AddressSanitizer it read ASan's fake stack).

@@ -1,7 +1,7 @@
 import Sightless
 import Testing
 
-// Issue 8, case 7: a stored property needs a starting value, so a deferred property is written
+// A stored property needs a starting value, so a deferred property is written
 // `Lazy<T>?`, `Lazy<T>!` or `Factory<T, …>?`; the wrapper inside the optional was not
 // recognised and the property was silently left nil.
 

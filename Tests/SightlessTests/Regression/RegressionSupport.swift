@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 
 // Helpers shared by the regression suites: run a body on a thread of a known stack size, and
-// wait for bodies that may hang with a watchdog that fails the test instead of the suite.
+// Wait for bodies that may hang with a watchdog that fails the test instead of the suite.
 
 /// 512 KiB: the default stack of a secondary thread on several platforms.
 let regressionSmallStack = 512 * 1024

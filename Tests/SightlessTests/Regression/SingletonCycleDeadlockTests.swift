@@ -8,7 +8,7 @@ import Darwin
 import Sightless
 import Testing
 
-// Issue 8, case 4: two singletons that need each other, requested from two threads at once:
+// Two singletons that need each other, requested from two threads at once:
 // each thread held one singleton's build lock and waited for the other's, forever.
 
 private enum Deadlock {

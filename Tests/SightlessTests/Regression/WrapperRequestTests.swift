@@ -1,7 +1,7 @@
 import Sightless
 import Testing
 
-// Issue 8, case 8: requesting `T?`, `Lazy<T>` or `Factory<T, …>` directly failed with
+// Requesting `T?`, `Lazy<T>` or `Factory<T, …>` directly failed with
 // missingBinding and the advice to make Optional/Lazy/Factory conform to Injectable, although
 // the same wrappers work as initializer arguments.
 
@@ -75,7 +75,7 @@ struct RegressionWrapperRequestTests {
         #expect(try factory.make() is Wrapper.RealService)
     }
 
-    @Test("getInstance(Factory<T, String>.self) gives a Factory that fills T's creation-time argument")
+    @Test("getInstance(Factory<T, String>.self) gives a Factory that fills T's dynamic argument")
     func factoryWithArgumentsOfInjectableType() throws {
         let injector = try Injector(modules: [])
         let factory = try injector.getInstance(Factory<Wrapper.Screen, String>.self)

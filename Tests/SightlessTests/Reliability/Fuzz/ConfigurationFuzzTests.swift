@@ -11,7 +11,7 @@ import Testing
 
 // Random module configurations (see FuzzConfiguration.swift), thousands per run: whatever the
 // bindings, every request must end in a value or an InjectionError, never a crash or a hang,
-// and a value must come from the binding the configuration says, with the creation-time values
+// and a value must come from the binding the configuration says, with the dynamic values
 // some request passed. A crash prints the seed of the case that caused it. Each run is seeded:
 //
 //   SIGHTLESS_SEED=n swift test --filter ConfigurationFuzzTests        replays case n (printed)
@@ -117,14 +117,14 @@ private func fzCheck(_ node: FzNode, _ request: FzRequest, _ model: FzModel, _ c
             return nil
         }
         guard node.dynamics == request.arguments.values else {
-            return "the object received the creation-time values \(node.dynamics), but the request passed \(request.arguments)"
+            return "the object received the dynamic values \(node.dynamics), but the request passed \(request.arguments)"
         }
         return nil
     case .pool(let pool):
         guard !pool.dynamics.isEmpty, pool.dynamics == request.arguments.kinds,
               !configuration.poolBindings.contains(where: { $0.pool == pool && $0.singleton }) else { return nil }
         guard node.dynamics == request.arguments.values else {
-            return "the \(pool) received the creation-time values \(node.dynamics), but the request passed \(request.arguments)"
+            return "the \(pool) received the dynamic values \(node.dynamics), but the request passed \(request.arguments)"
         }
         return nil
     default:

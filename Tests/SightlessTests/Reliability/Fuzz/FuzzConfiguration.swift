@@ -12,9 +12,9 @@
 enum FzPool: CaseIterable, CustomStringConvertible {
     /// `FzTyped`: Lazy, Factory and optional edges to `k0`…`k3`; recurses through its Lazy.
     case typed
-    /// `FzDyn`: one creation-time `String`.
+    /// `FzDyn`: one dynamic `String`.
     case dyn
-    /// `FzDynPair`: creation-time `Int` then `String`.
+    /// `FzDynPair`: dynamic `Int` then `String`.
     case dynPair
     /// `FzLevel`: recurses through its own `Factory<FzLevel, Int>`.
     case level
@@ -26,8 +26,8 @@ enum FzPool: CaseIterable, CustomStringConvertible {
     case puppy
     /// `FzStranger`: Injectable, but not an `FzNode`.
     case stranger
-    /// `FzOuter`: a creation-time `Int`, and the optional key `o0` (which may be aliased to
-    /// a type with creation-time arguments of its own).
+    /// `FzOuter`: a dynamic `Int`, and the optional key `o0` (which may be aliased to
+    /// a type with dynamic arguments of its own).
     case outer
 
     var description: String {
@@ -44,7 +44,7 @@ enum FzPool: CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// The creation-time arguments of the type's initializer.
+    /// The dynamic arguments of the type's initializer.
     var dynamics: [FzArgKind] {
         switch self {
         case .dyn: [.string]
@@ -61,7 +61,7 @@ enum FzArgKind: Equatable, CustomStringConvertible {
     var description: String { self == .int ? "Int" : "String" }
 }
 
-/// The creation-time arguments a request passes.
+/// The dynamic arguments a request passes.
 enum FzArgs: Equatable, CustomStringConvertible {
     case none
     case int(Int)
@@ -124,7 +124,7 @@ enum FzArgs: Equatable, CustomStringConvertible {
     }
 }
 
-/// A creation-time value as an object recorded it.
+/// A dynamic value as an object recorded it.
 enum FzValue: Equatable, CustomStringConvertible {
     case int(Int)
     case string(String)
@@ -423,7 +423,7 @@ struct FzModel {
         return nil
     }
 
-    /// The creation-time arguments a request for `key` must bring, when known.
+    /// The dynamic arguments a request for `key` must bring, when known.
     func dynamics(of key: FzKey) -> [FzArgKind]? {
         switch key {
         case .pool(let pool): return pool.dynamics

@@ -1,7 +1,7 @@
 import Sightless
 
 // The types and bindings of the configuration fuzz test. Every key's value is an `FzNode` (or
-// a subclass from the pool), which records which binding built it and the creation-time values
+// a subclass from the pool), which records which binding built it and the dynamic values
 // it received, and keeps the `Lazy` and `Factory` values it was given so the test can use them
 // after the request.
 
@@ -15,18 +15,18 @@ final class FzContext: @unchecked Sendable {
     private(set) var corruptions: [String] = []
     init(fuel: Int) { self.fuel = fuel }
 
-    /// Checks a creation-time `String` an object received: every one the test passes is `s…`,
+    /// Checks a dynamic `String` an object received: every one the test passes is `s…`,
     /// `made` or `used`. Reading its characters crashes on most wrong bytes already.
     func received(_ label: String, by receiver: String) {
         guard !(label.hasPrefix("s") || label == "made" || label == "used") else { return }
-        corruptions.append("\(receiver) received the creation-time String \(label.debugDescription), which no request passed")
+        corruptions.append("\(receiver) received the dynamic String \(label.debugDescription), which no request passed")
     }
 
-    /// Checks a creation-time `Int` an object received: every one the test passes is in
+    /// Checks a dynamic `Int` an object received: every one the test passes is in
     /// `0..<FzArgs.largestInt`.
     func received(_ number: Int, by receiver: String) {
         guard !(0..<FzArgs.largestInt).contains(number) else { return }
-        corruptions.append("\(receiver) received the creation-time Int \(number), which no request passed")
+        corruptions.append("\(receiver) received the dynamic Int \(number), which no request passed")
     }
 
     /// Takes one unit of fuel; `false` when there is none left.
@@ -50,7 +50,7 @@ enum FzDeferred: @unchecked Sendable {
 class FzNode: @unchecked Sendable {
     /// The binding (`k3`) or pool type (`FzTyped`) that built it.
     let origin: String
-    /// The creation-time values it received, in order.
+    /// The dynamic values it received, in order.
     let dynamics: [FzValue]
     /// The deferred values it was given.
     var deferred: [FzDeferred] = []
@@ -128,7 +128,7 @@ class FzAnimal: FzNode, Injectable, @unchecked Sendable {
 /// Inherits `FzAnimal`'s initializer, which builds an `FzAnimal`, not an `FzPuppy`.
 final class FzPuppy: FzAnimal, @unchecked Sendable {}
 
-/// Takes a creation-time `Int` and the optional key `o0`, and is built just in time (compiled
+/// Takes a dynamic `Int` and the optional key `o0`, and is built just in time (compiled
 /// on its first request, after the bindings).
 final class FzOuter: FzNode, Injectable, @unchecked Sendable {
     init(context: FzContext, maybe: FzNode?, n: Int) {
@@ -399,7 +399,7 @@ struct FzModule: Module {
         }
     }
 
-    private static func anySlot(_ slot: FzSlot) -> AnySlot {
+    private static func anySlot(_ slot: FzSlot) -> RawSlot {
         switch slot {
         case .dynamicInt: return .dynamic(Int.self)
         case .dynamicString: return .dynamic(String.self)
@@ -421,7 +421,7 @@ struct FzModule: Module {
         }
     }
 
-    private static func poolSlot(_ pool: FzPool) -> AnySlot {
+    private static func poolSlot(_ pool: FzPool) -> RawSlot {
         switch pool {
         case .typed: .inject(FzTyped.self)
         case .dyn: .inject(FzDyn.self)
@@ -435,7 +435,7 @@ struct FzModule: Module {
         }
     }
 
-    private static func optionalPoolSlot(_ pool: FzPool) -> AnySlot {
+    private static func optionalPoolSlot(_ pool: FzPool) -> RawSlot {
         switch pool {
         case .typed: .inject(FzTyped?.self)
         case .dyn: .inject(FzDyn?.self)

@@ -1,8 +1,8 @@
 import Sightless
 import Testing
 
-// Issue 8, case 1: an alias to an unbound optional key of a type with creation-time arguments
-// let a request read its own creation-time arguments as the target's (an Int read as a String).
+// An alias to an unbound optional key of a type with dynamic arguments
+// let a request read its own dynamic arguments as the target's (an Int read as a String).
 
 private enum ArgSafety {
     final class Dyn: Injectable {
@@ -31,9 +31,9 @@ private enum ArgSafety {
     }
 }
 
-@Suite("Regression: creation-time argument safety")
+@Suite("Regression: dynamic argument safety")
 struct RegressionCreationTimeArgumentSafetyTests {
-    @Test("an alias to an unbound optional key of a type with creation-time arguments is rejected as dynamicDependency")
+    @Test("an alias to an unbound optional key of a type with dynamic arguments is rejected as dynamicDependency")
     func optionalAliasToDynamicTypeIsRejected() {
         // On a thread of its own: reading the argument buffer wrongly may crash.
         let outcome = regressionRun {
@@ -45,13 +45,13 @@ struct RegressionCreationTimeArgumentSafetyTests {
         #expect(outcome.error?.kind == .dynamicDependency, "\(outcome)")
     }
 
-    @Test("an alias to an unbound optional key of a type with creation-time arguments, injected without arguments, is rejected as dynamicDependency")
+    @Test("an alias to an unbound optional key of a type with dynamic arguments, injected without arguments, is rejected as dynamicDependency")
     func optionalAliasToDynamicTypeWithoutArgumentsIsRejected() {
         let outcome = regressionRun {
             let injector = try Injector(ArgSafety.aliasModule)
             _ = try injector.getInstance(ArgSafety.Plain.self)
         }
-        #expect(!outcome.returned, "Plain was built although nothing could fill Dyn's creation-time argument")
+        #expect(!outcome.returned, "Plain was built although nothing could fill Dyn's dynamic argument")
         #expect(outcome.error?.kind == .dynamicDependency, "\(outcome)")
     }
 }
