@@ -12,6 +12,10 @@ class AnyNode {
     /// always the node's (`init` keeps no storage of another type).
     @usableFromInline let storage: InstanceStorage?
 
+    /// Builds the node's value once and drops it: what an eager scope asks when the injector is
+    /// built, its value then kept by the scope.
+    func prime(_ injector: Injector) throws(InjectionError) {}
+
     init(key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?) {
         self.key = key
         self.valueType = valueType
@@ -25,6 +29,10 @@ class AnyNode {
 @usableFromInline
 final class Node<Value>: AnyNode {
     @usableFromInline let plan: Plan<Value>
+
+    override func prime(_ injector: Injector) throws(InjectionError) {
+        _ = try injector.run(self)
+    }
 
     init(_ provision: Provision<Value>, signature: DynamicSignature?) {
         self.plan = provision.plan

@@ -275,6 +275,9 @@ extension Lock: @unchecked Sendable {}
 /// read only in `deinit`; the instance stored is always of type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
 
+/// Invariant: `stored` is read and written only under `lock`.
+extension WeakReference: @unchecked Sendable {}
+
 /// Invariant: `waiting` is touched only under `mutex`; the mutex and condition are created in
 /// `init` and destroyed in `deinit`.
 extension BuildCoordinator: @unchecked Sendable {}

@@ -15,9 +15,9 @@ struct WeakScope: ScopeStrategy {
 }
 
 /// A weak reference two threads may read and write.
-final class WeakReference: Sendable {
+final class WeakReference {
     private let lock = Lock()
-    private nonisolated(unsafe) weak var stored: AnyObject?
+    private weak var stored: AnyObject?
 
     var object: AnyObject? { lock.withLock { stored } }
 

@@ -40,7 +40,8 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// A `Factory` is declared with argument types that differ from its target's
         /// dynamic slots.
         case factoryArguments = "factory arguments differ"
-        /// A scope that cannot hold the binding, such as a singleton with dynamic arguments.
+        /// A scope that cannot hold the binding: a singleton with dynamic arguments, or a value
+        /// kept longer than a value it holds (a singleton holding a per-request value).
         case scopeConflict = "scope conflict"
         /// A request passed too many or too few dynamic arguments.
         case argumentCount = "wrong number of arguments"

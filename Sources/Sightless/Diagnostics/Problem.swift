@@ -168,6 +168,8 @@ extension InjectionError.Problem {
         case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [String], slots: [Slot])
         /// `key` is kept in a scope (`scope`) but takes dynamic arguments.
         case scopedWithArguments(key: AnyKey, scope: String, slots: [Slot])
+        /// `key`, kept in `scope`, holds `dependency`, kept in a shorter-lived `dependencyScope`.
+        case captiveDependency(key: AnyKey, scope: String, dependency: AnyKey, dependencyScope: String)
         /// A request for `key` passed `passed` dynamic arguments (their type names), but
         /// `key` takes `slots` (`[]` when it takes none).
         case argumentCount(key: AnyKey, slots: [Slot], passed: [String])
@@ -250,7 +252,7 @@ extension InjectionError.Problem.Detail {
         case .boundTwice, .reservedKey: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments: .scopeConflict
+        case .scopedWithArguments, .captiveDependency: .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -272,6 +274,7 @@ extension InjectionError.Problem.Detail {
         switch self {
         case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key, _), .reentered(let key, _),
              .boundTwice(let key, _, _, _), .reservedKey(let key), .scopedWithArguments(let key, _, _),
+             .captiveDependency(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _):

@@ -55,6 +55,8 @@ enum ProblemText {
             return "\(factory) in \(consumer) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
         case .scopedWithArguments(let key, let scope, let slots):
             return "\(key) is \(article(scope)) \(scope), but it takes dynamic arguments (\(list(slots))), which would differ from request to request."
+        case .captiveDependency(let key, let scope, let dependency, let dependencyScope):
+            return "\(key) is \(article(scope)) \(scope), but it holds \(dependency), which is kept \(dependencyScope == "weak" ? "only while someone holds it" : dependencyScope): \(key) would keep the first \(dependency) it got."
         case .argumentCount(let key, let slots, let passed):
             let takes = slots.isEmpty
                 ? "takes no dynamic arguments"
@@ -131,6 +133,8 @@ enum ProblemText {
                 : "Inject Factory<\(target.typeName), \(types(slots))>: one argument type per dynamic slot, in order."
         case .scopedWithArguments(let key, _, _):
             return "Leave \(key) unscoped, or make its arguments injected slots."
+        case .captiveDependency(let key, _, let dependency, _):
+            return "Inject Factory<\(dependency.typeName)> into \(key) and ask it when a value is needed, or keep \(key) no longer than \(dependency)."
         case .argumentCount(let key, let slots, _):
             return slots.isEmpty
                 ? "Request it with getInstance(\(key.typeName).self), without arguments."

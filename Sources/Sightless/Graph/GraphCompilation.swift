@@ -3,10 +3,13 @@
 final class GraphCompilation: Compilation {
     let bindings: [AnyKey: Recipe]
     let graph: BindingGraph
+    /// The nodes of eager scopes, dependencies first: built when the injector is.
+    let eager: [AnyNode]
 
-    private init(bindings: [AnyKey: Recipe], graph: BindingGraph) {
+    private init(bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode]) {
         self.bindings = bindings
         self.graph = graph
+        self.eager = eager
     }
 
     /// Records the modules' bindings, merges them with the overrides, then compiles, validates
@@ -33,7 +36,11 @@ final class GraphCompilation: Compilation {
         }
         let linked = try compiler.link()
         let nodes = NodeTable(base: linked.nodes, linkOrder: linked.order)
-        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph))
+        let eagerKeys = Set(compiler.graph.nodes.compactMap { node in
+            node.recipe?.scope.strategy.isEager == true ? node.key : nil
+        })
+        let eager = linked.order.filter { eagerKeys.contains($0.key) }
+        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager))
     }
 
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {

@@ -41,6 +41,7 @@ struct GraphCompiler {
             DynamicDependencyRule(),
             ScopeRule(),
             TypeMismatchRule(),
+            CaptiveDependencyRule(),
         ]
         return rules.flatMap { $0.check(graph) }
     }

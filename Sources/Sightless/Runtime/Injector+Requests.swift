@@ -12,6 +12,22 @@ extension Injector {
     public convenience init(modules: [any Module], overrides: [any Module] = []) throws(InjectionError) {
         let (nodes, compilation) = try GraphCompilation.build(modules: modules, overrides: overrides)
         self.init(nodes: nodes, compilation: compilation)
+        try buildEagerValues()
+    }
+
+    /// Builds the values of eager scopes, dependencies first, and reports every failure
+    /// together.
+    private func buildEagerValues() throws(InjectionError) {
+        guard let eager = graphCompilation?.eager, !eager.isEmpty else { return }
+        var problems: [InjectionError.Problem] = []
+        for node in eager {
+            do throws(InjectionError) {
+                try node.prime(self)
+            } catch {
+                problems += error.problems
+            }
+        }
+        if let error = InjectionError(problems: problems) { throw error }
     }
 
     /// Builds an injector from modules, with the bindings `overrides` records replacing theirs:
@@ -26,6 +42,7 @@ extension Injector {
             try GraphCompilation.build(modules: modules, overrides: [RecordingModule(record: overrides)])
         }
         self.init(nodes: nodes, compilation: compilation)
+        try buildEagerValues()
     }
 
     /// Builds an injector from modules.
