@@ -139,6 +139,8 @@ extension Recipe {
         }
     }
 
+    static let injectorKey = Key<Injector>().erased
+
     /// The injector itself, for types that depend on `Injector`.
     static func injector() -> Recipe {
         Recipe(Key<Injector>(), source: .injector, location: nil) { _ in

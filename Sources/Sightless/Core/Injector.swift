@@ -20,15 +20,20 @@ public final class Injector: Sendable {
     @usableFromInline let nodes: NodeTable
     /// Compiles keys on their first request.
     let compilation: any Compilation
-    /// Decides which thread builds each instance of a storing scope first.
-    let builds = BuildCoordinator()
+    /// Decides which thread builds each instance of a storing scope first; shared by a whole
+    /// family of injectors, since a child builds its parent's singletons too.
+    let builds: BuildCoordinator
+    /// The injector a child was made from, kept alive by it.
+    let parent: Injector?
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
     /// none has, a request looks for no enclosing one.
     @usableFromInline let publishedFrames = Atomic<Int>(0)
 
-    init(nodes: NodeTable, compilation: any Compilation) {
+    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil) {
         self.nodes = nodes
         self.compilation = compilation
+        self.parent = parent
+        self.builds = parent?.builds ?? BuildCoordinator()
     }
 }
 

@@ -160,6 +160,9 @@ extension InjectionError.Problem {
         case boundTwice(key: AnyKey, first: SourceLocation?, second: SourceLocation?, amongOverrides: Bool)
         /// `key` is bound by the injector itself (`Injector`) and cannot be bound again.
         case reservedKey(AnyKey)
+        /// A child injector's module binds `key` (at `location`), which its parent binds: a
+        /// child replaces a parent's binding only as an override.
+        case boundByParent(key: AnyKey, location: SourceLocation?)
         /// `target` takes dynamic arguments and is injected into `consumer`, where
         /// nothing could fill them.
         case creationTimeArgumentsInjected(target: AnyKey, consumer: Consumer, slots: [Slot])
@@ -249,7 +252,7 @@ extension InjectionError.Problem.Detail {
         case .missingBinding: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .reentered: .cyclicDependency
-        case .boundTwice, .reservedKey: .duplicateBinding
+        case .boundTwice, .reservedKey, .boundByParent: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
         case .scopedWithArguments, .captiveDependency: .scopeConflict
@@ -273,7 +276,7 @@ extension InjectionError.Problem.Detail {
     public var key: AnyKey? {
         switch self {
         case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key, _), .reentered(let key, _),
-             .boundTwice(let key, _, _, _), .reservedKey(let key), .scopedWithArguments(let key, _, _),
+             .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .scopedWithArguments(let key, _, _),
              .captiveDependency(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),

@@ -49,6 +49,8 @@ enum ProblemText {
             return "\(key) is bound twice\(amongOverrides ? " among the overrides" : ""): at \(place(first)) and at \(place(second))."
         case .reservedKey(let key):
             return "\(key) is always bound to the injector itself."
+        case .boundByParent(let key, _):
+            return "\(key) is bound by the parent injector and again by this child's modules."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "\(target) takes dynamic arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
         case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
@@ -125,6 +127,8 @@ enum ProblemText {
                 : "Remove one of the bindings, or pass the module with the replacement in Injector(modules:overrides:)."
         case .reservedKey(let key):
             return "Remove this binding; inject \(key.typeName) directly."
+        case .boundByParent:
+            return "Remove the child's binding to use the parent's, or pass it in child(modules:overrides:) to replace the parent's binding in this child."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "Inject Factory<\(target.typeName), \(types(slots))> into \(consumer.key) and call make(…) where the values are known, or resolve it with getInstance(\(target.typeName).self, arguments: …)."
         case .factoryArguments(_, _, let target, _, let slots):

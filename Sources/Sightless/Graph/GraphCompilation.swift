@@ -5,24 +5,64 @@ final class GraphCompilation: Compilation {
     let graph: BindingGraph
     /// The nodes of eager scopes, dependencies first: built when the injector is.
     let eager: [AnyNode]
+    /// For a child injector, where its parent's nodes are found.
+    let parent: Parent?
 
-    private init(bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode]) {
+    /// A parent injector's compiled nodes, as a child sees them.
+    struct Parent: Sendable {
+        let nodes: NodeTable
+        let compilation: GraphCompilation
+
+        /// The parent's node of `key`, compiled in it or in one of its own parents.
+        func node(for key: AnyKey) -> AnyNode? {
+            nodes.node(for: key) ?? compilation.parent?.node(for: key)
+        }
+
+        /// Whether the parent (or one of its parents) binds `key`.
+        func binds(_ key: AnyKey) -> Bool {
+            compilation.bindings[key] != nil || compilation.parent?.binds(key) == true
+        }
+    }
+
+    private init(bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?) {
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
+        self.parent = parent
+    }
+
+    /// A node this injector does not compile itself: its parent's, unless this injector binds
+    /// the key (a child's override).
+    func inherited(_ key: AnyKey) -> AnyNode? {
+        guard bindings[key] == nil else { return nil }
+        return parent?.node(for: key)
     }
 
     /// Records the modules' bindings, merges them with the overrides, then compiles, validates
-    /// and links the whole graph; every problem is reported together.
-    static func build(modules: [any Module], overrides: [any Module]) throws(InjectionError) -> (NodeTable, GraphCompilation) {
+    /// and links the whole graph; every problem is reported together. A child's modules may
+    /// add keys; binding a key its parent binds is an error unless it is an override.
+    static func build(
+        modules: [any Module], overrides: [any Module], parent: Parent? = nil
+    ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let moduleBinder = Binder()
         for module in modules { module.configure(moduleBinder) }
         let overrideBinder = Binder()
         for module in overrides { module.configure(overrideBinder) }
 
+        // The injector's own key is bound by a parent too: a child binds it to itself.
         let merged = DuplicateBindingRule().merge(
             modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
-        var compiler = GraphCompiler(bindings: merged.bindings)
+        var shadowing: [InjectionError.Problem] = []
+        if let parent {
+            for recipe in moduleBinder.recipes where recipe.key != Recipe.injectorKey && parent.binds(recipe.key) {
+                shadowing.append(InjectionError.Problem(
+                    .boundByParent(key: recipe.key, location: recipe.location), path: [recipe.key], location: recipe.location))
+            }
+        }
+        let ownKeys = Set(merged.bindings.keys)
+        var compiler = GraphCompiler(bindings: merged.bindings) { key in
+            ownKeys.contains(key) ? nil : parent?.node(for: key)
+        }
         for key in merged.order { compiler.addRoot(key) }
         var unbuildable: [InjectionError.Problem] = []
         var reported: Set<AnyKey> = []
@@ -31,7 +71,7 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + unbuildable + compiler.validate()) {
+        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate()) {
             throw error
         }
         let linked = try compiler.link()
@@ -40,14 +80,16 @@ final class GraphCompilation: Compilation {
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
-        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager))
+        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent))
     }
 
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {
         let bindings = bindings
         return try nodes.compileOnce { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode]) in
             if let node = lookup(key) { return (node, [:]) }
-            var compiler = GraphCompiler(bindings: bindings, existing: lookup)
+            // A parent's key: found there, and kept here so the next request finds it at once.
+            if let node = inherited(key) { return (node, [key: node]) }
+            var compiler = GraphCompiler(bindings: bindings) { key in lookup(key) ?? self.inherited(key) }
             if compiler.addRoot(key) == nil {
                 throw InjectionError(MissingBindingRule.problem(
                     for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))

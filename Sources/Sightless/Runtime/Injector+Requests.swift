@@ -17,7 +17,7 @@ extension Injector {
 
     /// Builds the values of eager scopes, dependencies first, and reports every failure
     /// together.
-    private func buildEagerValues() throws(InjectionError) {
+    func buildEagerValues() throws(InjectionError) {
         guard let eager = graphCompilation?.eager, !eager.isEmpty else { return }
         var problems: [InjectionError.Problem] = []
         for node in eager {
