@@ -1,19 +1,12 @@
 import Sightless
 
-/// The services every command uses, and the commands themselves (bound so that the graph shows
-/// them; each is built per request with its dynamic arguments).
+/// The services every command uses. The commands need no bindings: the router's factories
+/// reach them, so the graph validates and draws them from the router.
 struct AppModule: Module {
     func configure(_ binder: Binder) {
         binder.bind(Clock.self).to { _ in SystemClock() }
         binder.bind(Console.self).to(instance: StandardConsole())
-        binder.bind(Router.self)
-        binder.bind(AddCommand.self)
-        binder.bind(ListCommand.self)
-        binder.bind(DoneCommand.self)
-        binder.bind(RemoveCommand.self)
-        binder.bind(GraphCommand.self)
-        binder.bind(ExplainCommand.self)
-        binder.bind(HelpCommand.self)
+        binder.entryPoint(Router.self)
     }
 }
 

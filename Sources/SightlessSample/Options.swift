@@ -3,7 +3,8 @@ import Foundation
 /// The options that choose the storage, read from anywhere on the command line; the rest is
 /// the command and its arguments.
 struct Options {
-    var storePath: String
+    /// The store's path; `nil` when none was given and `HOME` is not set.
+    var storePath: String?
     var inMemory = false
     var command: [String] = []
 
@@ -25,9 +26,10 @@ struct Options {
                 storePath = path
                 storeGiven = true
             case _ where argument.hasPrefix("--store="):
-                storePath = String(argument.dropFirst("--store=".count))
+                let path = String(argument.dropFirst("--store=".count))
+                guard !path.isEmpty else { throw .usage("--store needs a file path, e.g. --store=tasks.json.") }
+                storePath = path
                 storeGiven = true
-                guard !storePath.isEmpty else { throw .usage("--store needs a file path, e.g. --store=tasks.json.") }
             case "--format":
                 // graph's own option: keep it, and its value, with the command.
                 command.append(argument)
@@ -41,10 +43,18 @@ struct Options {
         if inMemory && storeGiven {
             throw .usage("--store and --in-memory cannot be used together.")
         }
+        if storePath == nil && !inMemory && needsStore {
+            throw .usage("HOME is not set, so there is no default task store. Pass --store PATH, set SIGHTLESS_TASKS, or use --in-memory.")
+        }
     }
 
-    private static func defaultStore(home: String?) -> String {
-        guard let home, !home.isEmpty else { return ".sightless-tasks.json" }
+    private static func defaultStore(home: String?) -> String? {
+        guard let home, !home.isEmpty else { return nil }
         return URL(fileURLWithPath: home).appendingPathComponent(".sightless-tasks.json").path
+    }
+
+    /// Whether the command reads or writes the task store.
+    var needsStore: Bool {
+        ["add", "list", "done", "remove"].contains(command.first ?? "")
     }
 }

@@ -1,17 +1,34 @@
 import Sightless
 
-/// Reads the command line and asks the injector for the command it names, with the values
-/// typed after it as the command's dynamic arguments.
+/// Reads the command line and makes the command it names, with the values typed after it as
+/// the command's dynamic arguments. Each command comes from a `Factory`, so the graph shows
+/// and checks every edge from the router to a command when the injector is built.
 final class Router: Injectable {
-    private let injector: Injector
+    private let add: Factory<AddCommand, String>
+    private let list: Factory<ListCommand>
+    private let done: Factory<DoneCommand, Int>
+    private let remove: Factory<RemoveCommand, Int>
+    private let graph: Factory<GraphCommand, GraphFormat>
+    private let explain: Factory<ExplainCommand, String>
+    private let help: Factory<HelpCommand>
     private let console: Console
 
-    init(injector: Injector, console: Console) {
-        self.injector = injector
+    init(
+        add: Factory<AddCommand, String>, list: Factory<ListCommand>, done: Factory<DoneCommand, Int>,
+        remove: Factory<RemoveCommand, Int>, graph: Factory<GraphCommand, GraphFormat>,
+        explain: Factory<ExplainCommand, String>, help: Factory<HelpCommand>, console: Console
+    ) {
+        self.add = add
+        self.list = list
+        self.done = done
+        self.remove = remove
+        self.graph = graph
+        self.explain = explain
+        self.help = help
         self.console = console
     }
 
-    static let initializer = Initializer(Router.init(injector:console:))
+    static let initializer = Initializer(Router.init(add:list:done:remove:graph:explain:help:console:))
 
     /// Runs a command; the process's exit status.
     func run(_ arguments: [String]) -> Int32 {
@@ -34,23 +51,16 @@ final class Router: Injectable {
         let rest = Array(arguments.dropFirst())
         do {
             switch name {
-            case "add":
-                return try injector.getInstance(AddCommand.self, arguments: try text(of: name, rest))
+            case "add": return try add.make(try text(of: name, rest))
             case "list":
                 try noArguments(name, rest)
-                return try injector.getInstance(ListCommand.self)
-            case "done":
-                return try injector.getInstance(DoneCommand.self, arguments: try id(of: name, rest))
-            case "remove":
-                return try injector.getInstance(RemoveCommand.self, arguments: try id(of: name, rest))
-            case "graph":
-                return try injector.getInstance(GraphCommand.self, arguments: try format(rest))
-            case "explain":
-                return try injector.getInstance(ExplainCommand.self, arguments: try typeName(rest))
-            case "help", "--help", "-h":
-                return try injector.getInstance(HelpCommand.self)
-            default:
-                throw SampleFailure.unknownCommand("unknown command '\(name)'.")
+                return try list.make()
+            case "done": return try done.make(try id(of: name, rest))
+            case "remove": return try remove.make(try id(of: name, rest))
+            case "graph": return try graph.make(try format(rest))
+            case "explain": return try explain.make(try typeName(rest))
+            case "help", "--help", "-h": return try help.make()
+            default: throw SampleFailure.unknownCommand("unknown command '\(name)'.")
             }
         } catch let failure as SampleFailure {
             throw failure
@@ -77,7 +87,7 @@ final class Router: Injectable {
                 : "\(command) takes one ID, but \(rest.count) arguments were given.")
         }
         guard let id = Int(rest[0]), id > 0 else {
-            throw .usage("\(command) needs a task ID, a whole number such as 3, not '\(rest[0])'.")
+            throw .usage("\(command) needs a task ID, a whole number such as 3, not '\(TaskFormatter.printable(rest[0]))'.")
         }
         return id
     }
@@ -89,7 +99,7 @@ final class Router: Injectable {
             return .text
         case 2 where rest[0] == "--format":
             guard let format = GraphFormat(rawValue: rest[1]) else {
-                throw .usage("unknown graph format '\(rest[1])'; use one of \(formats).")
+                throw .usage("unknown graph format '\(TaskFormatter.printable(rest[1]))'; use one of \(formats).")
             }
             return format
         case 1 where rest[0] == "--format":

@@ -15,7 +15,7 @@ func run() -> Int32 {
     }
     do {
         let injector = try Injector(
-            modules: [AppModule(), FileStorageModule(path: options.storePath)],
+            modules: [AppModule(), FileStorageModule(path: options.storePath ?? "")],
             overrides: options.inMemory ? [InMemoryStorageModule()] : [])
         return try injector.getInstance(Router.self).run(options.command)
     } catch {

@@ -151,7 +151,8 @@ struct BadInputTests {
         #expect(result.error.hasPrefix("error: the task store \(store) is not a task list ("))
         #expect(result.error.contains("it was left untouched"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == corrupt)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sample.directory.path) == ["tasks.json"])
+        // Nothing but the store and the lock file beside it: no temporary file, no replacement.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sample.directory.path).sorted() == ["tasks.json", "tasks.json.lock"])
     }
 
     @Test("a store of the wrong shape is reported with exit 65 and left intact")
@@ -218,7 +219,7 @@ struct SampleGraphTests {
         let result = try SampleProcess().run("explain", "RemoveCommand")
         #expect(result.status == 0)
         #expect(result.output == #"""
-            RemoveCommand — unscoped, type, dynamic: Int
+            RemoveCommand — unscoped, just-in-time type, dynamic: Int
             ├─ argument 1 → TaskStore — singleton, alias
             │  └─ bound to → FileTaskStore — unscoped, just-in-time type
             │     └─ argument 1 → String(named: "storePath") — unscoped, instance

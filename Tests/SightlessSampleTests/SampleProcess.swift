@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the built `SightlessSample` binary, in a temporary directory that is also its home, so
 /// that the default store never touches the real one. The directory goes away with the value.
-final class SampleProcess {
+final class SampleProcess: Sendable {
     struct Result {
         let status: Int32
         let output: String
@@ -29,6 +29,44 @@ final class SampleProcess {
 
     /// Runs the sample with these arguments, to completion.
     func run(_ arguments: String...) throws -> Result {
+        try run(arguments, unsetting: [])
+    }
+
+    /// Runs several samples at once, each with its own arguments, and waits for all of them.
+    func runTogether(_ commands: [[String]]) throws -> [Result] {
+        let results = Locked<[Int: Result]>([:])
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
+            do {
+                let result = try run(commands[index], unsetting: [])
+                results.withLock { $0[index] = result }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        try #require(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        return results.withLock { all in commands.indices.compactMap { all[$0] } }
+    }
+
+    /// Runs shell scripts at once (`sh -c SCRIPT ARG…`), in the sample's directory; their exit
+    /// statuses.
+    func runShell(together scripts: [[String]]) throws -> [Int32] {
+        let processes = try scripts.map { script in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c"] + script
+            process.currentDirectoryURL = directory
+            try process.run()
+            return process
+        }
+        return processes.map { process in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// Runs the sample with these arguments and without these environment variables.
+    func run(_ arguments: [String], unsetting unset: [String]) throws -> Result {
         let binary = try #require(Self.binary, "SightlessSample was not found next to the tests; run `swift build` first.")
         // Captured outside the sample's directory, which the tests inspect.
         let capture = FileManager.default.temporaryDirectory
@@ -50,6 +88,7 @@ final class SampleProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory.path
         environment["SIGHTLESS_TASKS"] = nil
+        for name in unset { environment[name] = nil }
         process.environment = environment
         // Files, not pipes: nothing to drain while the process runs.
         process.standardOutput = outputHandle
@@ -83,4 +122,18 @@ final class SampleProcess {
     }()
 
     private final class Marker {}
+}
+
+/// A value behind a lock, for the results of processes run at once.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }

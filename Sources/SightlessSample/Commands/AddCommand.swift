@@ -16,10 +16,16 @@ struct AddCommand: Command, Injectable {
         guard !text.isEmpty else {
             throw .usage("add needs the text of the task, e.g. SightlessSample add \"Buy milk\".")
         }
-        var tasks = try store.load()
-        let task = TaskItem(id: (tasks.map(\.id).max() ?? 0) + 1, text: text, created: clock.now)
-        tasks.append(task)
-        try store.save(tasks)
+        let now = clock.now
+        let task = try store.update { (tasks: inout [TaskItem]) throws(SampleFailure) -> TaskItem in
+            let (next, overflow) = (tasks.map(\.id).max() ?? 0).addingReportingOverflow(1)
+            guard !overflow else {
+                throw .corruptStore("the task store has a task with the largest possible ID, so no new task can get one; it was left untouched. Renumber or remove that task.")
+            }
+            let task = TaskItem(id: next, text: text, created: now)
+            tasks.append(task)
+            return task
+        }
         console.write("Added \(formatter.line(for: task))")
     }
 }

@@ -12,15 +12,16 @@ struct DoneCommand: Command, Injectable {
         DoneCommand.init(store:clock:console:formatter:id:), .inject, .inject, .inject, .inject, .dynamic)
 
     func run() throws(SampleFailure) {
-        var tasks = try store.load()
-        guard let index = tasks.firstIndex(where: { $0.id == id }) else {
-            throw .notFound(TaskItem.unknownID(id, among: tasks))
+        let now = clock.now
+        let id = id
+        let task = try store.update { (tasks: inout [TaskItem]) throws(SampleFailure) -> TaskItem in
+            guard let index = tasks.firstIndex(where: { $0.id == id }) else {
+                throw .notFound(TaskItem.unknownID(id, among: tasks))
+            }
+            if tasks[index].completed == nil { tasks[index].completed = now }
+            return tasks[index]
         }
-        if tasks[index].completed == nil {
-            tasks[index].completed = clock.now
-            try store.save(tasks)
-        }
-        console.write("Done \(formatter.line(for: tasks[index]))")
+        console.write("Done \(formatter.line(for: task))")
     }
 }
 

@@ -11,12 +11,13 @@ struct RemoveCommand: Command, Injectable {
         RemoveCommand.init(store:console:formatter:id:), .inject, .inject, .inject, .dynamic)
 
     func run() throws(SampleFailure) {
-        var tasks = try store.load()
-        guard let index = tasks.firstIndex(where: { $0.id == id }) else {
-            throw .notFound(TaskItem.unknownID(id, among: tasks))
+        let id = id
+        let removed = try store.update { (tasks: inout [TaskItem]) throws(SampleFailure) -> TaskItem in
+            guard let index = tasks.firstIndex(where: { $0.id == id }) else {
+                throw .notFound(TaskItem.unknownID(id, among: tasks))
+            }
+            return tasks.remove(at: index)
         }
-        let removed = tasks.remove(at: index)
-        try store.save(tasks)
         console.write("Removed \(formatter.line(for: removed))")
     }
 }
