@@ -99,6 +99,21 @@ struct StoreSafetyTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    @Test("a failed write leaves no temporary file and the store as it was")
+    func failedWrite() throws {
+        let sample = try SampleProcess()
+        let store = sample.path("tasks.json")
+        #expect(try sample.run("--store", store, "add", "kept").status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let binary = try #require(SampleProcess.binary).path
+        // No file may grow past 0 blocks: writing the new list fails (EFBIG).
+        let statuses = try sample.runShell(together: [["ulimit -f 0; exec \"$0\" --store \"$1\" add lost", binary, store]])
+        #expect(statuses == [74])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: sample.directory.path).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test("task text with terminal escape sequences is printed escaped")
     func controlCharactersEscaped() throws {
         let sample = try SampleProcess()
