@@ -91,8 +91,10 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public var description: String { name }
 
+    /// Two scopes are equal when their names are.
     public static func == (lhs: Scope, rhs: Scope) -> Bool { lhs.name == rhs.name }
 
+    /// Hashes the name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// Wraps a binding's unscoped provision in this scope.

@@ -78,19 +78,11 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Two keys are equal when their types and names are equal.
-    ///
-    /// ```swift
-    /// print(AnyKey(Key<Api>()) == AnyKey(Key<Api>(named: "fake")))   // false
-    /// ```
     public static func == (lhs: AnyKey, rhs: AnyKey) -> Bool {
         ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name
     }
 
     /// Hashes the type and the name, so keys serve as dictionary keys.
-    ///
-    /// ```swift
-    /// var seen: Set<AnyKey> = [AnyKey(Key<Api>())]
-    /// ```
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)

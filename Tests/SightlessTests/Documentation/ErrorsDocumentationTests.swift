@@ -2,8 +2,8 @@ import Foundation
 import Sightless
 import Testing
 
-// Builds the mistake behind each kind of InjectionError, exactly as Documentation/Errors.md
-// shows it, and checks that the message in Errors.md is the one a user sees. To refresh the
+// Builds the mistake behind each kind of InjectionError, exactly as the Errors article
+// shows it, and checks that the message in the article is the one a user sees. To refresh the
 // messages after changing one on purpose: SIGHTLESS_WRITE_ERRORS_DOC=1 swift test --filter ErrorsDocumentation
 //
 // The declarations pass the file and line that Errors.md shows, so that the "declared at" lines
@@ -138,12 +138,7 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let injector = try Injector(modules: [])
         return caught { _ = try injector.getInstance(Detail.self, arguments: 42) }
     case .typeMismatch:
-        return caught {
-            _ = try Injector(Bindings { binder in
-                binder.bind(Key<Int>(named: "port"), fileID: "App/AppModule.swift", line: 5).to(Key<String>(named: "host"))
-                binder.bind(Key<String>(named: "host"), fileID: "App/AppModule.swift", line: 6).to(instance: "localhost")
-            })
-        }
+        return caught { _ = try Injector(Bindings { $0.bind((any Api).self, fileID: "App/AppModule.swift", line: 5).to(Garage.self) }) }
     case .initializerFailed:
         let injector = try Injector(Bindings {
             $0.bind(Key<String>(named: "databasePath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/tmp/app.db")
@@ -182,7 +177,7 @@ private func maskingNumbers(_ text: String) -> String {
 
 private let errorsFile = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Documentation/Errors.md")
+    .appendingPathComponent("Documentation/Sightless.docc/Errors.md")
 
 /// The message blocks of Errors.md: a `<!-- message: kind -->` line, then a ```text block.
 private func messageBlocks(in document: String) -> [(kind: String, range: Range<String.Index>)] {
