@@ -82,3 +82,17 @@ struct ConformanceTests {
         #expect(try injector.getInstance(Duration.self) == .seconds(30))
     }
 }
+
+@Suite("Requesting wrappers")
+struct WrapperRequestDecisionTests {
+    @Test("a nested optional unwraps one level at a time")
+    func nestedOptional() throws {
+        let bound = try Injector(Bindings { $0.bind(Int.self).to(instance: 7) })
+        let nested = try bound.getInstance(Int??.self)
+        #expect(nested == .some(.some(7)), "\(String(describing: nested))")
+        let unbound = try Injector(modules: [])
+        // `Int?` can always be built (as nil when nothing provides an Int), so `Int??` holds it.
+        #expect(try unbound.getInstance(Int??.self) == .some(nil))
+        #expect(try unbound.getInstance(Int?.self) == nil)
+    }
+}

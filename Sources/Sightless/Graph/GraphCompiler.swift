@@ -122,7 +122,12 @@ struct GraphCompiler {
                     edges.append(.init(dependency: dependency, target: self.node(for: deferred, parent: node),
                                        throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey {
-                    edges.append(.init(dependency: dependency, target: self.node(for: wrapped, parent: node), throughWrapped: true))
+                    var target = self.node(for: wrapped, parent: node)
+                    // A requested `T??` unwraps one level at a time: `T?` is a wrapper too.
+                    if target == nil, recipe.source == .wrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
+                        target = add(inner.requestRecipe(name: wrapped.name), parent: node)
+                    }
+                    edges.append(.init(dependency: dependency, target: target, throughWrapped: true))
                 } else {
                     edges.append(.init(dependency: dependency, target: nil, throughWrapped: false))
                 }

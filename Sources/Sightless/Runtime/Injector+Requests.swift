@@ -64,7 +64,9 @@ extension Injector {
     /// ```
     ///
     /// `T?`, `Lazy<T>` and `Factory<T, …>` may be requested like any dependency: `nil` when
-    /// nothing can build `T`, and a `Lazy` or `Factory` of `T` otherwise.
+    /// nothing can build `T`, and a `Lazy` or `Factory` of `T` otherwise. Nested optionals
+    /// unwrap one level at a time: with `Int` bound to 7, `getInstance(Int??.self)` is
+    /// `.some(.some(7))`; with nothing bound, `Int?` is built as `nil`, so `Int??` is `.some(nil)`.
     @inlinable
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
         try request(Value.self, name: nil)
