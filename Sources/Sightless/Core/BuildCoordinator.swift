@@ -20,6 +20,8 @@ final class BuildCoordinator {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// The storage each waiting thread waits for.
     private var waiting: [UInt: InstanceStorage] = [:]
+    /// How many instances this family of injectors has stored: the order they were created in.
+    private var stored = 0
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -73,6 +75,10 @@ final class BuildCoordinator {
     func finish(_ storage: InstanceStorage, _ store: () -> Void) {
         pthread_mutex_lock(mutex)
         store()
+        if storage.isFilled {
+            stored += 1
+            storage.creation = stored
+        }
         storage.builder = 0
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)

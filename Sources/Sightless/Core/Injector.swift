@@ -28,6 +28,8 @@ public final class Injector: Sendable {
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
     /// none has, a request looks for no enclosing one.
     @usableFromInline let publishedFrames = Atomic<Int>(0)
+    /// Set once by `shutDown()`: requests then throw.
+    @usableFromInline let isShutDown = Atomic<Bool>(false)
 
     init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil) {
         self.nodes = nodes
@@ -45,6 +47,7 @@ extension Injector {
     /// anything else runs the plan.
     @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
+        if isShutDown.load(ordering: .relaxed) { throw shutDownError(AnyKey(type: Value.self, name: name)) }
         guard let found = nodes.reference(type: Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
@@ -77,6 +80,7 @@ extension Injector {
     /// wraps it (a `Lazy` keeps what it builds).
     @inlinable @inline(__always)
     func run<Value>(_ node: AnyNode, plan: Plan<Value>) throws(InjectionError) -> Value {
+        if isShutDown.load(ordering: .relaxed) { throw shutDownError(node.key) }
         guard node.signature == nil else {
             throw argumentCountError(node.key, signature: node.signature, passed: [])
         }
@@ -122,6 +126,7 @@ extension Injector {
     func run<Value, each Argument>(
         _ node: Node<Value>, key: AnyKey, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
+        if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {
@@ -180,6 +185,11 @@ extension Injector {
         } catch {
             throw InjectionError.request(error, key: key)
         }
+    }
+
+    @usableFromInline @inline(never)
+    func shutDownError(_ key: AnyKey) -> InjectionError {
+        InjectionError(.injectorShutDown(key: key), path: [key])
     }
 
     @usableFromInline

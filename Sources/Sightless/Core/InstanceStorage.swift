@@ -31,6 +31,19 @@ public final class InstanceStorage {
     /// Frees the instance with the storage; set once, under the coordinator's lock, when it
     /// is stored.
     private var destroy: ((UnsafeMutableRawPointer) -> Void)?
+    /// When the instance was stored, among the instances of the injector's family (from 1);
+    /// written under the coordinator's lock.
+    var creation = 0
+    /// The instance, when it is ``Closable``; written under the coordinator's lock.
+    private var closable: (any Closable)?
+
+    /// The stored instance, if it is ``Closable``, and when it was stored. Read after the
+    /// acquiring load that sees the instance, so the fields written before it was published
+    /// are seen too.
+    var closing: (value: any Closable, creation: Int)? {
+        guard isFilled, let closable else { return nil }
+        return (closable, creation)
+    }
     let key: AnyKey
 
     /// An empty storage for the instance of `key`.
@@ -101,6 +114,7 @@ public final class InstanceStorage {
                 let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
                 pointer.initialize(to: value)
                 destroy = { raw in Self.destroy(raw, as: Value.self) }
+                closable = value as? any Closable
                 stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
             }
         }

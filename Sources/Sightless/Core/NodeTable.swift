@@ -24,6 +24,9 @@ final class NodeTable {
     /// Every snapshot ever published, so that a reader still using an older one never sees it
     /// freed. Guarded by `compiling`.
     private var snapshots: [Snapshot] = []
+    /// The nodes kept from a parent injector, which are not this injector's. Guarded by
+    /// `compiling`.
+    private var inherited: Set<ObjectIdentifier> = []
     /// Releases the base nodes in an order that keeps every release shallow. Declared last:
     /// Swift releases stored properties in declaration order, so this goes after `baseIndex`,
     /// whose references then free nothing.
@@ -74,15 +77,26 @@ final class NodeTable {
         reference(type: Value.self, name: name)?.reading { node in node.storage?.existingVerified(as: Value.self) }
     }
 
-    /// Runs `compile` alone, and publishes the nodes it returns.
+    /// Every node compiled for this injector (not those kept from a parent), in no order.
+    func ownNodes() -> [AnyNode] {
+        compiling.withLock {
+            baseIndex.allNodes + (snapshots.last.map { Array($0.nodes.values) } ?? []).filter {
+                !inherited.contains(ObjectIdentifier($0))
+            }
+        }
+    }
+
+    /// Runs `compile` alone, and publishes the nodes it returns; `compile` says whether they
+    /// are a parent's, kept here for quick lookup.
     func compileOnce<Result>(
-        _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode])
+        _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode], Bool)
     ) throws(InjectionError) -> Result {
         try compiling.withLock { () throws(InjectionError) -> Result in
             let current = snapshots.last?.nodes ?? [:]
-            let (result, added) = try compile { key in
+            let (result, added, fromParent) = try compile { key in
                 self.baseIndex.node(type: key.type, name: key.name)?.object ?? current[key]
             }
+            if fromParent { inherited.formUnion(added.values.map(ObjectIdentifier.init)) }
             if !added.isEmpty {
                 let snapshot = Snapshot(nodes: current.merging(added) { old, _ in old })
                 snapshots.append(snapshot)
@@ -109,6 +123,8 @@ struct NodeIndex {
     @usableFromInline let mask: Int
     /// Keeps the nodes the entries point to alive.
     private let nodes: [AnyNode]
+
+    var allNodes: [AnyNode] { nodes }
 
     init(_ dictionary: [AnyKey: AnyNode]) {
         var capacity = 8

@@ -283,7 +283,7 @@ extension WeakReference: @unchecked Sendable {}
 extension BuildCoordinator: @unchecked Sendable {}
 
 /// Invariant: the base index and the snapshots are immutable once made; `latest` is an atomic;
-/// `snapshots` is only touched under `compiling`.
+/// `snapshots` and `inherited` are only touched under `compiling`.
 extension NodeTable: @unchecked Sendable {}
 
 /// Invariant: the entries and the nodes array are immutable once made, and the nodes array keeps

@@ -56,8 +56,11 @@ public struct InjectionError: Error, CustomStringConvertible {
         case initializerFailed = "initializer failed"
         /// Dependencies nest deeper than the requesting thread's stack can hold.
         case tooDeep = "dependencies too deep"
-        /// A `Lazy` or `Factory` was used after its injector was released.
+        /// An injector was used after it was shut down, or a `Lazy` or `Factory` after its
+        /// injector was released.
         case injectorReleased = "injector released"
+        /// A value's ``Closable/close()`` threw when its injector shut down.
+        case closeFailed = "close failed"
         /// A check inside Sightless failed; the request stopped instead of going on with wrong
         /// assumptions. Please report it.
         case internalInconsistency = "internal inconsistency"
@@ -91,6 +94,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .initializerFailed: "initializerFailed"
             case .tooDeep: "tooDeep"
             case .injectorReleased: "injectorReleased"
+            case .closeFailed: "closeFailed"
             case .internalInconsistency: "internalInconsistency"
             }
         }

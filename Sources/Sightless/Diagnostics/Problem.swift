@@ -206,6 +206,11 @@ extension InjectionError.Problem {
         /// A `Lazy` or `Factory` of `key` (`wrapper` is its type, as written) was used after
         /// its injector was released.
         case injectorReleased(key: AnyKey, wrapper: String)
+        /// `key` was requested from an injector after ``Injector/shutDown()``.
+        case injectorShutDown(key: AnyKey)
+        /// Closing `key`'s value at shutdown threw `error` (the error itself is
+        /// ``InjectionError/Problem/underlying``).
+        case closeFailed(key: AnyKey, error: String)
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -263,7 +268,8 @@ extension InjectionError.Problem.Detail {
             .typeMismatch
         case .initializerFailed: .initializerFailed
         case .tooDeep: .tooDeep
-        case .injectorReleased: .injectorReleased
+        case .injectorReleased, .injectorShutDown: .injectorReleased
+        case .closeFailed: .closeFailed
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -280,7 +286,8 @@ extension InjectionError.Problem.Detail {
              .captiveDependency(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
-             .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _):
+             .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
+             .injectorShutDown(let key), .closeFailed(let key, _):
             key
         case .cycle(let keys): keys.first
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target

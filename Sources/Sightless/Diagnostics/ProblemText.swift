@@ -92,6 +92,10 @@ enum ProblemText {
             return "Building this object nests \(depth) levels of dependencies, more than \(stack) holds."
         case .injectorReleased(let key, let wrapper):
             return "\(wrapper) of \(key) was used after its injector was released."
+        case .injectorShutDown(let key):
+            return "\(key) was requested from an injector that was shut down."
+        case .closeFailed(let key, let error):
+            return "Closing \(key) threw: \(error)"
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -165,6 +169,10 @@ enum ProblemText {
             return "Request it on a thread with a larger stack, or make the graph shallower: have a type inject a Factory and build a deep part when it needs it."
         case .injectorReleased:
             return "Keep the Injector alive for as long as objects it built use their Lazy and Factory dependencies."
+        case .injectorShutDown:
+            return "Request values before shutDown(), or from another injector (a new child, say)."
+        case .closeFailed(let key, _):
+            return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

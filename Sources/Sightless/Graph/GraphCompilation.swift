@@ -85,10 +85,10 @@ final class GraphCompilation: Compilation {
 
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {
         let bindings = bindings
-        return try nodes.compileOnce { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode]) in
-            if let node = lookup(key) { return (node, [:]) }
+        return try nodes.compileOnce { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode], Bool) in
+            if let node = lookup(key) { return (node, [:], false) }
             // A parent's key: found there, and kept here so the next request finds it at once.
-            if let node = inherited(key) { return (node, [key: node]) }
+            if let node = inherited(key) { return (node, [key: node], true) }
             var compiler = GraphCompiler(bindings: bindings) { key in lookup(key) ?? self.inherited(key) }
             if compiler.addRoot(key) == nil {
                 throw InjectionError(MissingBindingRule.problem(
@@ -99,7 +99,7 @@ final class GraphCompilation: Compilation {
             guard let node = added[key] ?? lookup(key) else {
                 throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
             }
-            return (node, added)
+            return (node, added, false)
         }
     }
 }

@@ -73,6 +73,13 @@ private enum Examples {
         static let initializer = Initializer(Shelf.init(detail:), fileID: "App/Shelf.swift", line: 6)
     }
 
+    enum ConnectionError: Error { case alreadyClosed }
+
+    final class Connection: Injectable, Closable {
+        static let initializer = Initializer(Connection.init, fileID: "App/Connection.swift", line: 3)
+        func close() throws { throw ConnectionError.alreadyClosed }
+    }
+
     final class Badge: Injectable {
         init(count: Int) {}
         static let initializer = Initializer<Badge>([.inject(Garage.self)], fileID: "App/Badge.swift", line: 4) { arguments in
@@ -115,6 +122,10 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let menu = try injector?.getInstance(Shelf.self)
         injector = nil
         return caught { _ = try menu?.detail.make("Inbox") }
+    case .closeFailed:
+        let injector = try Injector(Bindings { $0.bind(Examples.Connection.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
+        _ = try injector.getInstance(Examples.Connection.self)
+        return caught { try injector.shutDown() }
     case .internalInconsistency:
         // Nothing a user writes produces it: it reports a broken invariant inside Sightless.
         return nil
