@@ -99,7 +99,11 @@ struct StoreSafetyTests {
         #expect(left.isEmpty, "\(left)")
     }
 
-    @Test("a failed write leaves no temporary file and the store as it was")
+    // Under a sanitizer the sample's runtime handles the file size limit itself (it is killed by
+    // the signal, or reports the failed write as its own error), so the case runs in plain builds.
+    @Test("a failed write leaves no temporary file and the store as it was",
+          .disabled(if: ["TSAN_OPTIONS", "ASAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil },
+                    "a sanitizer's runtime handles the file size limit itself"))
     func failedWrite() throws {
         let sample = try SampleProcess()
         let store = sample.path("tasks.json")
