@@ -63,7 +63,7 @@ struct ShutdownTests {
         let log = ShutdownLog()
         let injector = try Injector(module(log))
         _ = try injector.getInstance(ShutdownCache.self)
-        race(threads: 8) { _ in try? injector.shutDown() }
+        race(threads: 8) { _ in _ = try? injector.shutDown() }
         #expect(log.all.sorted() == ["cache", "pool"])
     }
 
