@@ -1,6 +1,7 @@
 # Extracts the ```swift blocks of one Markdown file as Swift source, for check-snippets.
 #
-# - A block whose first line is `// Package.swift` or `// Swinject` is left out.
+# - A block whose first line is `// Package.swift`, `// Swinject` or `// Does not compile` is
+#   left out (the last kind is check-diagnostics' to compile).
 # - Each block starts with #sourceLocation, so that errors point into the Markdown.
 # - A top-level `print(x)   // text` becomes `expectPrinted(x, expected: "text", …)`, and so
 #   does a bare `print(x)` followed by `// line` comments, which give the expected lines.
@@ -27,7 +28,7 @@ function flush() {
 inside && /^```[ \t]*$/ { flush(); inside = 0; skip = 0; next }
 inside && first {
     first = 0
-    if ($0 ~ /^\/\/ (Package\.swift|Swinject)/) { skip = 1; next }
+    if ($0 ~ /^\/\/ (Package\.swift|Swinject|Does not compile)/) { skip = 1; next }
     printf "#sourceLocation(file: \"%s\", line: %d)\n", file, start
 }
 inside && !skip {
