@@ -63,7 +63,6 @@ public struct Resolver: Sendable {
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try injector.run(try injector.compiledNode(Value.self, name: key.name), key: key.erased,
-                         arguments: repeat each arguments)
+        try injector.request(Value.self, name: key.name, arguments: repeat each arguments)
     }
 }

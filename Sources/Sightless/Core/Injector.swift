@@ -122,6 +122,14 @@ extension Injector {
         }
     }
 
+    /// A request with dynamic arguments, from `getInstance(_:arguments:)` or a resolver.
+    func request<Value, each Argument>(
+        _ type: Value.Type, name: String?, arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        try run(try compiledNode(Value.self, name: name), key: AnyKey(type: Value.self, name: name),
+                arguments: repeat each arguments)
+    }
+
     /// Builds a node's value with dynamic arguments.
     func run<Value, each Argument>(
         _ node: Node<Value>, key: AnyKey, arguments: repeat each Argument

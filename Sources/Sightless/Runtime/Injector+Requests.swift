@@ -110,7 +110,7 @@ extension Injector {
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try run(try compiledNode(Value.self, name: key.name), key: key.erased, arguments: repeat each arguments)
+        try request(Value.self, name: key.name, arguments: repeat each arguments)
     }
 
     /// Sets the ``Injectable/properties`` of a value made elsewhere, then calls its

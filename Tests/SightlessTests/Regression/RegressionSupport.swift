@@ -105,32 +105,7 @@ func regressionNow() -> Double {
 
 /// Starts `body` on a new detached thread with a stack of `stackSize` bytes.
 func regressionStartDetached(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
-    final class Box {
-        let body: @Sendable () -> Void
-        init(body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, stackSize)
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    let context = Unmanaged.passRetained(Box(body: body)).toOpaque()
-    #if canImport(Darwin)
-    var thread: pthread_t?
-    #else
-    var thread = pthread_t()
-    #endif
-    let created = pthread_create(&thread, &attributes, { raw in
-        #if canImport(Darwin)
-        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-        #else
-        guard let raw else { return nil }
-        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-        #endif
-        box.body()
-        return nil
-    }, context)
-    precondition(created == 0, "pthread_create failed")
+    startThread(stackSize: stackSize, detached: true, body)
 }
 
 /// A weak reference that `@Sendable` closures may share.
