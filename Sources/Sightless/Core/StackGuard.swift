@@ -37,6 +37,25 @@ enum StackGuard {
         return StackLimits(floor: low + UInt(reserve), low: low, high: low + UInt(bounds.size))
     }
 
+    /// The stack pointer itself, read from the registers: where an addressed local does not
+    /// lie on the thread's stack (AddressSanitizer moves such locals to a fake stack of its own),
+    /// this still tells how deep the thread is. `nil` where it cannot be read.
+    @inline(never)
+    static func stackPointer() -> UInt? {
+        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+        guard let getContext else { return nil }
+        var context = ucontext_t()
+        guard getContext(&context) == 0 else { return nil }
+        #if arch(x86_64)
+        return UInt(bitPattern: Int(context.uc_mcontext.gregs.15))   // REG_RSP
+        #else
+        return UInt(context.uc_mcontext.sp)
+        #endif
+        #else
+        return nil
+        #endif
+    }
+
     /// An address in the caller's stack frame.
     @inline(never)
     static func current() -> UInt {
@@ -123,8 +142,9 @@ extension Nesting {
             ceiling = limits?.high ?? 0
         }
         guard floor > 1 else { return }
-        let here = StackGuard.current()
         let low = floor - UInt(StackGuard.reserve)
+        var here = StackGuard.current()
+        if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
         let tooDeep: Bool
         if here >= low, here < ceiling {
             tooDeep = here < floor

@@ -244,6 +244,16 @@ private enum ExistentialMetatype {
 // MARK: - C functions looked up at run time
 
 extension StackGuard {
+    #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+    typealias GetContext = @convention(c) (UnsafeMutablePointer<ucontext_t>) -> Int32
+    /// `getcontext` saves the registers, the stack pointer among them. The C module does not
+    /// export it; the C library has it.
+    ///
+    /// Invariant: the symbol of that name in the C library has that C signature.
+    static let getContext: GetContext? =
+        dlsym(nil, "getcontext").map { unsafeBitCast($0, to: GetContext.self) }
+    #endif
+
     #if canImport(Glibc) || canImport(Musl)
     typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
     /// `pthread_getattr_np` is the one way to read a running thread's stack bounds, but the C
