@@ -67,6 +67,17 @@ struct ShutdownTests {
         #expect(log.all.sorted() == ["cache", "pool"])
     }
 
+    @Test("an object kept by two scopes (a singleton and a singleton alias of it) is closed once")
+    func sharedObjectClosedOnce() throws {
+        let log = ShutdownLog()
+        let injector = try Injector(modules: [module(log), Bindings { binder in
+            binder.bind(Key<ShutdownPool>(named: "main")).to(ShutdownPool.self).in(.singleton)
+        }])
+        #expect(try injector.getInstance(Key<ShutdownPool>(named: "main")) === (try injector.getInstance(ShutdownPool.self)))
+        try injector.shutDown()
+        #expect(log.all == ["pool"])
+    }
+
     @Test("a close that throws is reported, and the others are closed all the same")
     func failuresCollected() throws {
         let log = ShutdownLog()

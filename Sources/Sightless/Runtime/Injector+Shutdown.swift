@@ -19,7 +19,10 @@ extension Injector {
             .compactMap { node in node.storage.flatMap { storage in storage.closing.map { (storage, $0) } } }
             .sorted { $0.1.creation > $1.1.creation }
         var problems: [InjectionError.Problem] = []
+        var closed: Set<ObjectIdentifier> = []
         for (storage, closing) in storages {
+            // One object may be kept twice (a singleton, and a singleton alias of it): close it once.
+            guard closed.insert(ObjectIdentifier(closing.value)).inserted else { continue }
             do {
                 try closing.value.close()
             } catch {
