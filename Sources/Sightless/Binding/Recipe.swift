@@ -57,11 +57,7 @@ struct Recipe: Sendable {
         self.dependencies = dependencies
         self.problems = problems
         self.concreteType = concreteType
-        if isExistential(Value.self) {
-            self.accepts = { type in existential(Value.self, accepts: type) ?? true }
-        } else {
-            self.accepts = { type in type is Value.Type }
-        }
+        self.accepts = { type in valuesOf(type, areValuesOf: Value.self) }
         self.makeNode = { linker, scope in
             let unscoped = Provision(key: erased, plan: try build(linker), storage: nil)
             return Node<Value>(scope.scope(unscoped), signature: linker.dynamicSignature)

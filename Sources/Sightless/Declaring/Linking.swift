@@ -23,11 +23,17 @@ protocol Linking: AnyObject {
 /// Lets generic code find out, once, that a dependency's type is an `Optional`.
 protocol OptionalDependency {
     static var wrappedType: Any.Type { get }
+    /// Whether a value of the concrete type `type` is a value of the wrapped type.
+    static func wraps(_ type: Any.Type) -> Bool
     static func optionalPlan(linking linker: any Linking, dependency: Dependency) throws -> Any
 }
 
 extension Optional: OptionalDependency {
     static var wrappedType: Any.Type { Wrapped.self }
+
+    static func wraps(_ type: Any.Type) -> Bool {
+        valuesOf(type, areValuesOf: Wrapped.self)
+    }
 
     static func optionalPlan(linking linker: any Linking, dependency: Dependency) throws -> Any {
         let plan: Plan<Wrapped?> = try linker.optionalPlan(for: dependency, wrapped: Wrapped.self)
@@ -43,4 +49,13 @@ protocol DeferredDependency {
     static var factoryArguments: [Any.Type]? { get }
     /// The plan that makes the `Lazy` or `Factory` of the dependency's deferred key.
     static func deferredPlan(for dependency: Dependency) -> Any
+}
+
+/// Whether every value of the concrete type `type` is a value of `Value`: a subclass, a
+/// conformer of a protocol type, the wrapped type of an optional.
+func valuesOf<Value>(_ type: Any.Type, areValuesOf target: Value.Type) -> Bool {
+    if type is Value.Type { return true }
+    if isExistential(Value.self) { return existential(Value.self, accepts: type) ?? true }
+    if let optional = Value.self as? any OptionalDependency.Type { return optional.wraps(type) }
+    return false
 }

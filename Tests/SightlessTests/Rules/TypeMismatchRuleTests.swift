@@ -73,3 +73,17 @@ struct TypeMismatchProtocolTests {
         #expect(TypeMismatchRule().check(ruleGraph { $0.bind((any MismatchPet & MismatchWalker).self).to(MismatchDog.self) }).isEmpty)
     }
 }
+
+@Suite("Rule: type mismatch, optional keys")
+struct TypeMismatchOptionalTests {
+    @Test("an optional key bound to its wrapped type is no problem")
+    func optionalToWrapped() {
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind(Key<MismatchVehicle?>()).to(MismatchBike.self) }).isEmpty)
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind(Key<(any MismatchPet)?>()).to(MismatchCat.self) }).isEmpty)
+    }
+
+    @Test("an optional key bound to another type is reported")
+    func optionalToOtherType() {
+        #expect(TypeMismatchRule().check(ruleGraph { $0.bind(Key<MismatchVehicle?>()).to(MismatchRock.self) }).map(\.kind) == [.typeMismatch])
+    }
+}
