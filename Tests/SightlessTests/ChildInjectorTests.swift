@@ -140,3 +140,19 @@ struct ChildInjectorTests {
         #expect(builds.count == 1)
     }
 }
+
+@Suite("Child injectors, exported")
+struct ChildExportTests {
+    @Test("a child's graph marks the keys it takes from its parent")
+    func parentKeysMarked() throws {
+        let parent = try Injector(modules: [ParentModule()])
+        let child = try parent.child { binder in
+            binder.bind(ChildUser.self).to(instance: ChildUser(name: "ada"))
+            binder.bind(ChildHandler.self)
+        }
+        let text = child.exportGraph(as: .text)
+        #expect(text.contains("ChildDatabase — parent's"))
+        #expect(text.contains("ChildUser — unscoped, instance"))
+        #expect(text.contains("ChildHandler — unscoped, type"))
+    }
+}

@@ -9,6 +9,8 @@ struct BindingGraph: Sendable {
         let parent: Int?
         /// For a node compiled earlier, the dynamic arguments a request for it brings.
         var linkedDynamicDependencies: [Dependency] = []
+        /// For a node compiled earlier, whether a parent injector compiled it.
+        var fromParent = false
         var edges: [Edge] = []
     }
 
@@ -27,8 +29,11 @@ struct BindingGraph: Sendable {
     private(set) var nodes: [Vertex] = []
     private(set) var index: [AnyKey: Int] = [:]
 
-    mutating func add(_ key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency] = []) -> Int {
-        nodes.append(Vertex(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies))
+    mutating func add(
+        _ key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency] = [], fromParent: Bool = false
+    ) -> Int {
+        nodes.append(Vertex(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies,
+                            fromParent: fromParent))
         index[key] = nodes.count - 1
         return nodes.count - 1
     }

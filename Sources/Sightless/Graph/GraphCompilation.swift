@@ -60,9 +60,10 @@ final class GraphCompilation: Compilation {
             }
         }
         let ownKeys = Set(merged.bindings.keys)
-        var compiler = GraphCompiler(bindings: merged.bindings) { key in
+        // At a child's creation, every node compiled before is its parent's.
+        var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
-        }
+        }, inherited: { _ in true })
         for key in merged.order { compiler.addRoot(key) }
         var unbuildable: [InjectionError.Problem] = []
         var reported: Set<AnyKey> = []
@@ -89,7 +90,8 @@ final class GraphCompilation: Compilation {
             if let node = lookup(key) { return (node, [:], false) }
             // A parent's key: found there, and kept here so the next request finds it at once.
             if let node = inherited(key) { return (node, [key: node], true) }
-            var compiler = GraphCompiler(bindings: bindings) { key in lookup(key) ?? self.inherited(key) }
+            var compiler = GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
+                                         inherited: { node in self.parent?.node(for: node.key) === node })
             if compiler.addRoot(key) == nil {
                 throw InjectionError(MissingBindingRule.problem(
                     for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))

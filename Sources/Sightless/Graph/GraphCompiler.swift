@@ -9,12 +9,18 @@ struct GraphCompiler {
     private(set) var graph = BindingGraph()
     private let bindings: [AnyKey: Recipe]
     private let existing: (AnyKey) -> AnyNode?
+    /// Whether an existing node is a parent injector's.
+    private let inherited: (AnyNode) -> Bool
     private var pending: [Int] = []
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
     ///   - existing: nodes the injector compiled before, which are linked and validated already.
-    init(bindings: [AnyKey: Recipe], existing: @escaping (AnyKey) -> AnyNode? = { _ in nil }) {
+    init(
+        bindings: [AnyKey: Recipe], existing: @escaping (AnyKey) -> AnyNode? = { _ in nil },
+        inherited: @escaping (AnyNode) -> Bool = { _ in false }
+    ) {
+        self.inherited = inherited
         self.bindings = bindings
         self.existing = existing
     }
@@ -91,7 +97,8 @@ struct GraphCompiler {
             let dynamic = node.signature?.slots.map { slot in
                 Dependency(role: slot.role, key: slot.key, isDynamic: true, location: slot.location)
             }
-            return graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [])
+            return graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [],
+                             fromParent: inherited(node))
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         if key.name == nil, let injectable = key.type as? any Injectable.Type {

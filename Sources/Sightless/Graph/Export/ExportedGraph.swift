@@ -6,7 +6,8 @@ struct ExportedGraph {
         let key: AnyKey
         /// The node's scope; `nil` for a node compiled earlier, whose recipe is gone.
         let scope: Scope?
-        /// How the value is built: `instance`, `closure`, `provider`, `alias`, `type`, …
+        /// How the value is built: `instance`, `closure`, `provider`, `alias`, `type`, …, or
+        /// `parent's` for a key a child injector takes from its parent.
         let source: String
         /// The dynamic arguments a request must bring.
         let creationTime: [Dependency]
@@ -54,7 +55,7 @@ struct ExportedGraph {
             return Entry(
                 key: node.key,
                 scope: node.recipe?.scope,
-                source: Self.source(of: node.recipe),
+                source: node.fromParent ? "parent's" : Self.source(of: node.recipe),
                 creationTime: graph.dynamicDependencies(of: original),
                 edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) })
         }
