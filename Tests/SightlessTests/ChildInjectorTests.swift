@@ -156,3 +156,34 @@ struct ChildExportTests {
         #expect(text.contains("ChildHandler — unscoped, type"))
     }
 }
+
+private final class ChildSharedClock: Injectable {
+    static let initializer = Initializer(ChildSharedClock.init)
+    static var scope: Scope { .singleton }
+}
+
+private final class ChildClockUser: Injectable {
+    let clock: ChildSharedClock
+    let user: ChildUser
+    init(clock: ChildSharedClock, user: ChildUser) {
+        self.clock = clock
+        self.user = user
+    }
+    static let initializer = Initializer(ChildClockUser.init(clock:user:))
+}
+
+@Suite("Child injectors, types first requested through a child")
+struct ChildJustInTimeTests {
+    @Test("a self-declared singleton first requested through two children is the parent's one")
+    func sharedJustInTimeSingleton() throws {
+        let parent = try Injector(modules: [])
+        let first = try parent.child { $0.bind(ChildUser.self).to(instance: ChildUser(name: "ada")) }
+        let second = try parent.child { $0.bind(ChildUser.self).to(instance: ChildUser(name: "grace")) }
+        let one = try first.getInstance(ChildClockUser.self)
+        let two = try second.getInstance(ChildClockUser.self)
+        #expect(one.clock === two.clock)
+        #expect(one.clock === (try parent.getInstance(ChildSharedClock.self)))
+        #expect(one.user.name == "ada")
+        #expect(two.user.name == "grace")
+    }
+}

@@ -42,6 +42,30 @@ struct BindingGraph: Sendable {
         nodes[node].edges = edges
     }
 
+    /// The just-in-time types of the graph from which no key of an injector's own can be
+    /// reached (one of its `bindings`, or a node it compiled before rather than took from a
+    /// parent), dependencies first: what a child leaves to its parent to compile.
+    func justInTimeKeysNotReaching(_ bindings: [AnyKey: Recipe]) -> [AnyKey] {
+        let own = nodes.map { vertex in vertex.recipe == nil ? !vertex.fromParent : bindings[vertex.key] != nil }
+        // Whether each node reaches an own key, found by iterating to a fixed point (graphs may
+        // have deferred cycles); each pass is linear.
+        var reaches = own
+        var changed = true
+        while changed {
+            changed = false
+            for index in nodes.indices where !reaches[index] {
+                if nodes[index].edges.contains(where: { $0.target.map { reaches[$0] } ?? false }) {
+                    reaches[index] = true
+                    changed = true
+                }
+            }
+        }
+        return nodes.indices.reversed().compactMap { index in
+            guard !reaches[index], case .type(justInTime: true)? = nodes[index].recipe?.source else { return nil }
+            return nodes[index].key
+        }
+    }
+
     /// The keys from the root that first needed `node` down to `node` itself.
     func path(to node: Int) -> [AnyKey] {
         var path: [AnyKey] = []

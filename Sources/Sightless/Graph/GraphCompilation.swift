@@ -84,15 +84,36 @@ final class GraphCompilation: Compilation {
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent))
     }
 
+    /// A compiler for a key first requested here: it finds what this injector compiled before,
+    /// and what its parent has.
+    private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
+        GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
+                      inherited: { node in self.parent?.node(for: node.key) === node })
+    }
+
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {
         let bindings = bindings
         return try nodes.compileOnce { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode], Bool) in
             if let node = lookup(key) { return (node, [:], false) }
             // A parent's key: found there, and kept here so the next request finds it at once.
             if let node = inherited(key) { return (node, [key: node], true) }
-            var compiler = GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
-                                         inherited: { node in self.parent?.node(for: node.key) === node })
-            if compiler.addRoot(key) == nil {
+            var compiler = self.compiler(lookup)
+            var root = compiler.addRoot(key)
+            // Types first requested through a child that need nothing of the child's are the
+            // parent's to compile, so that a singleton one of them declares is the family's one.
+            if let parent {
+                let parentsToCompile = compiler.graph.justInTimeKeysNotReaching(bindings)
+                var compiledInParent = false
+                for shared in parentsToCompile {
+                    if (try? parent.compilation.compile(shared, into: parent.nodes)) != nil { compiledInParent = true }
+                }
+                if let node = inherited(key) { return (node, [key: node], true) }
+                if compiledInParent {
+                    compiler = self.compiler(lookup)
+                    root = compiler.addRoot(key)
+                }
+            }
+            if root == nil {
                 throw InjectionError(MissingBindingRule.problem(
                     for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
             }
