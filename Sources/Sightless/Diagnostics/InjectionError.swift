@@ -10,12 +10,14 @@
 ///     _ = try injector.getInstance(Screen.self, arguments: "Inbox")
 /// } catch {
 ///     print(error)
-///     // missing binding: Nothing provides Api.
+///     // missing binding: Nothing provides Api, needed by FeedService (argument 1).
 ///     //   path: Screen → FeedService → Api
 ///     //   declared at: App/FeedService.swift:14
-///     //   fix: Bind Api in a module, e.g. binder.bind(Api.self).to(…), or make it Injectable.
+///     //   fix: Bind it in a module: binder.bind(Api.self).to(…), or, if Api is a class or struct, make it conform to Injectable.
 /// }
 /// ```
+///
+/// Each problem's ``Problem/detail`` holds its data; <doc:Errors> lists every kind.
 public struct InjectionError: Error, CustomStringConvertible {
     /// The kinds of mistake Sightless reports.
     ///
