@@ -53,6 +53,11 @@ public struct Resolution {
     /// `Factory`, the injector itself).
     mutating func publishFrame() -> RequestFrame {
         if let frame { return frame }
+        // A request of another injector may be running below this one on this thread (a
+        // closure of that injector asking this one, which may ask that one again): go on
+        // counting from its depth, and check the stack at the next level, or two injectors
+        // asking each other would recurse until the stack overflows.
+        if let enclosing = RequestFrame.topmost() { nesting.continue(from: enclosing.nesting) }
         let published = RequestFrame.publish(for: self)
         frameReference = .retaining(published)
         ownsFrame = true

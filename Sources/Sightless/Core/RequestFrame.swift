@@ -47,11 +47,23 @@ final class RequestFrame {
         return lookUp(injector)
     }
 
+    /// The frame of `injector` among those published on this thread, the newest first: a
+    /// request of another injector may run inside one of this injector's (a closure of this
+    /// injector asking another one, which asks this one again).
     @usableFromInline @inline(never)
     static func lookUp(_ injector: Injector) -> RequestFrame? {
-        guard let address = published else { return nil }
-        let frame = RequestFrame.at(address)
-        return frame.injector == ObjectIdentifier(injector) ? frame : nil
+        var address = published
+        while let current = address {
+            let frame = RequestFrame.at(current)
+            if frame.injector == ObjectIdentifier(injector) { return frame }
+            address = frame.hidden
+        }
+        return nil
+    }
+
+    /// The newest frame published on this thread, of any injector.
+    static func topmost() -> RequestFrame? {
+        published.map { RequestFrame.at($0) }
     }
 
     /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
