@@ -59,7 +59,11 @@ struct Recipe: Sendable {
         self.concreteType = concreteType
         self.accepts = { type in valuesOf(type, areValuesOf: Value.self) }
         self.makeNode = { linker, scope in
-            let unscoped = Provision(key: erased, plan: try build(linker), storage: nil)
+            var plan = try build(linker)
+            // A value kept beyond its request is built for the injector that keeps it.
+            let lifetime = scope.strategy.lifetime
+            if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
+            let unscoped = Provision(key: erased, plan: plan, storage: nil)
             return Node<Value>(scope.scope(unscoped), signature: linker.dynamicSignature)
         }
     }
@@ -75,6 +79,8 @@ struct Recipe: Sendable {
 
 /// What the linker of one node tells the recipe once its descriptor is linked.
 protocol LinkingNode {
+    /// The identity of the graph the node is linked into.
+    var owner: CompilationOwner { get }
     /// The dynamic arguments the node's plans read (or, for an alias, those of its target).
     var dynamicSignature: DynamicSignature? { get }
 }
@@ -143,7 +149,7 @@ extension Recipe {
             { resolution in
                 // Requests made through it continue the one that is building.
                 _ = resolution.publishFrame()
-                return resolution.injector
+                return resolution.handedInjector
             }
         }
     }

@@ -113,9 +113,10 @@ extension Injector {
             // The stack is checked at once: the enclosing requests may have used most of it.
             try resolution.enterLevel(weight: StackGuard.closureWeight)
             try resolution.checkStack()
-            let enclosing = frame.nesting
+            let enclosing = (frame.nesting, frame.keeper)
             frame.nesting = resolution.nesting
-            defer { frame.nesting = enclosing }
+            frame.keeper = resolution.keeper
+            defer { (frame.nesting, frame.keeper) = enclosing }
             return try plan(&resolution)
         } catch {
             throw InjectionError.request(error, key: node.key)

@@ -29,6 +29,9 @@ final class RequestFrame {
     /// The nesting of the innermost closure or nested request running, which a nested request
     /// continues from.
     var nesting: Nesting
+    /// The keeper of the innermost closure or nested request running, which a nested request
+    /// continues with.
+    var keeper: Keeper?
     /// The values of per-request bindings built by this request, by binding.
     var requestValues: [ObjectIdentifier: Any] = [:]
     /// The frame this one hides (of another injector), restored when this one ends.
@@ -70,6 +73,7 @@ final class RequestFrame {
     static func publish(for resolution: Resolution) -> RequestFrame {
         let injector = resolution.injector
         let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
+        frame.keeper = resolution.keeper
         injector.publishedFrames.add(1, ordering: .relaxed)
         published = frame.address
         return frame

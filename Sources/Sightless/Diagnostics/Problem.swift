@@ -268,7 +268,8 @@ extension InjectionError.Problem.Detail {
             .typeMismatch
         case .initializerFailed: .initializerFailed
         case .tooDeep: .tooDeep
-        case .injectorReleased, .injectorShutDown: .injectorReleased
+        case .injectorReleased: .injectorReleased
+        case .injectorShutDown: .injectorShutDown
         case .closeFailed: .closeFailed
         case .internalInconsistency: .internalInconsistency
         }

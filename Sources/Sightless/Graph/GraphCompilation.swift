@@ -7,6 +7,7 @@ final class GraphCompilation: Compilation {
     let eager: [AnyNode]
     /// For a child injector, where its parent's nodes are found.
     let parent: Parent?
+    let owner: CompilationOwner
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -24,7 +25,10 @@ final class GraphCompilation: Compilation {
         }
     }
 
-    private init(bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?) {
+    private init(
+        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, owner: CompilationOwner
+    ) {
+        self.owner = owner
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
@@ -61,7 +65,8 @@ final class GraphCompilation: Compilation {
         }
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
-        var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
+        let owner = CompilationOwner()
+        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
         }, inherited: { _ in true })
         for key in merged.order { compiler.addRoot(key) }
@@ -81,13 +86,14 @@ final class GraphCompilation: Compilation {
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
-        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent))
+        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
+                                         owner: owner))
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
     /// and what its parent has.
     private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
-        GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
+        GraphCompiler(bindings: bindings, owner: owner, existing: { key in lookup(key) ?? self.inherited(key) },
                       inherited: { node in self.parent?.node(for: node.key) === node })
     }
 

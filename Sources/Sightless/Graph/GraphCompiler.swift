@@ -12,14 +12,18 @@ struct GraphCompiler {
     /// Whether an existing node is a parent injector's.
     private let inherited: (AnyNode) -> Bool
     private var pending: [Int] = []
+    /// The identity of the graph this compiler links nodes into.
+    let owner: CompilationOwner
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
     ///   - existing: nodes the injector compiled before, which are linked and validated already.
     init(
-        bindings: [AnyKey: Recipe], existing: @escaping (AnyKey) -> AnyNode? = { _ in nil },
+        bindings: [AnyKey: Recipe], owner: CompilationOwner = CompilationOwner(),
+        existing: @escaping (AnyKey) -> AnyNode? = { _ in nil },
         inherited: @escaping (AnyNode) -> Bool = { _ in false }
     ) {
+        self.owner = owner
         self.inherited = inherited
         self.bindings = bindings
         self.existing = existing
@@ -74,7 +78,7 @@ struct GraphCompiler {
                 stack.removeLast()
                 state[node] = 2
                 guard let recipe = graph.nodes[node].recipe else { continue }
-                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked)
+                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner)
                 do {
                     let made = try recipe.link(linker)
                     linked.nodes[recipe.key] = made
