@@ -112,6 +112,11 @@ public final class Binder {
         module.configure(self)
     }
 
+    /// Records the binding of a value each child of a template is made with, the `index`-th.
+    func provide<Value>(_ key: Key<Value>, index: Int, location: SourceLocation) {
+        entries.append(.recipe(.provided(key, index: index, location: location)))
+    }
+
     func replace(at index: Int, with recipe: Recipe) {
         entries[index] = .recipe(recipe)
     }

@@ -17,6 +17,8 @@ struct Recipe: Sendable {
         case incomplete
         /// A requested `T?`, `Lazy<T>` or `Factory<T, …>` that no binding provides.
         case wrapper
+        /// A value each child made from a ``ChildTemplate`` is given when it is made.
+        case provided
     }
 
     let key: AnyKey
@@ -68,9 +70,10 @@ struct Recipe: Sendable {
         }
     }
 
-    /// Links the recipe into a node of the compiled graph.
-    func link(_ linker: any Linking & LinkingNode) throws -> AnyNode {
-        try makeNode(linker, scope)
+    /// Links the recipe into a node of the compiled graph, in `scope` when given (a template's
+    /// wrapping of the recipe's own), else in its own.
+    func link(_ linker: any Linking & LinkingNode, scope: Scope? = nil) throws -> AnyNode {
+        try makeNode(linker, scope ?? self.scope)
     }
 
     /// The dynamic arguments of the value's own initializer.
@@ -79,8 +82,6 @@ struct Recipe: Sendable {
 
 /// What the linker of one node tells the recipe once its descriptor is linked.
 protocol LinkingNode {
-    /// The identity of the graph the node is linked into.
-    var owner: CompilationOwner { get }
     /// The dynamic arguments the node's plans read (or, for an alias, those of its target).
     var dynamicSignature: DynamicSignature? { get }
 }
@@ -138,6 +139,14 @@ extension Recipe {
         Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
                buildLocation: initializer.location) { linker in
             try initializer.link(linker)
+        }
+    }
+
+    /// The value at `index` among those each child of a template is made with.
+    static func provided<Value>(_ key: Key<Value>, index: Int, location: SourceLocation) -> Recipe {
+        Recipe(key, source: .provided, location: location, concreteType: nil) { linker in
+            let owner = linker.owner
+            return { resolution in try resolution.injector.providedValue(at: index, of: owner, as: Value.self) }
         }
     }
 

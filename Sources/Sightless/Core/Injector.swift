@@ -30,11 +30,14 @@ public final class Injector: Sendable {
     @usableFromInline let publishedFrames = Atomic<Int>(0)
     /// Set once by `shutDown()`: requests then throw.
     @usableFromInline let isShutDown = Atomic<Bool>(false)
+    /// For a child made from a template, the values it was made with and what its scopes keep.
+    let childState: ChildState?
 
-    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil) {
+    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil, childState: ChildState? = nil) {
         self.nodes = nodes
         self.compilation = compilation
         self.parent = parent
+        self.childState = childState
         self.builds = parent?.builds ?? BuildCoordinator()
     }
 }

@@ -1,6 +1,7 @@
 /// The identity of one compiled graph: an injector's, or a child template's, which all the
 /// children made from the template share. A node built for a kept value finds the injector
 /// that owns it by this identity.
+@usableFromInline
 final class CompilationOwner: Sendable {
     init() {}
 }

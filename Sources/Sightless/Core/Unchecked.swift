@@ -200,6 +200,25 @@ extension PlanCursor {
     }
 }
 
+extension AnyProvidedValue {
+    /// The value, if it is a `Value`.
+    ///
+    /// Invariant: a `ProvidedValue<Value>` sets `valueType` to `ObjectIdentifier(Value.self)`
+    /// and is the only subclass; comparing it first makes the downcast sound.
+    func typed<Value>(as type: Value.Type) -> Value? {
+        guard valueType == ObjectIdentifier(Value.self) else { return nil }
+        return unsafeDowncast(self, to: ProvidedValue<Value>.self).value
+    }
+}
+
+/// Invariant: `AnyProvidedValue` and `ProvidedValue` hold only immutable `let`s, and a value is
+/// provided only when it is `Sendable` (`ChildTemplate` requires it).
+extension AnyProvidedValue: @unchecked Sendable {}
+extension ProvidedValue: @unchecked Sendable {}
+
+/// Invariant: `values` is immutable; `provisions` and `storages` are only touched under `lock`.
+extension ChildState: @unchecked Sendable {}
+
 // MARK: - Type metadata
 
 /// Whether `type` is an existential (a protocol type such as `any Api`, a composition, `Any`).

@@ -243,6 +243,9 @@ extension InjectionError.Problem {
         case notLinked(key: AnyKey)
         /// A singleton of `key` was built but not stored.
         case notStored(key: AnyKey)
+        /// A value a child template provides, of type `key`, was read where no child made from
+        /// that template runs.
+        case providedValue(key: AnyKey)
     }
 }
 
@@ -294,7 +297,8 @@ extension InjectionError.Problem.Detail {
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):
             switch inconsistency {
-            case .nodeType(let key, _), .argumentLayout(let key), .notLinked(let key), .notStored(let key): key
+            case .nodeType(let key, _), .argumentLayout(let key), .notLinked(let key), .notStored(let key),
+                 .providedValue(let key): key
             case .argumentPlanType: nil
             }
         case .rawArgumentIndex, .rawArgumentType, .tooDeep: nil

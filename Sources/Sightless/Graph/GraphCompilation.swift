@@ -8,6 +8,10 @@ final class GraphCompilation: Compilation {
     /// For a child injector, where its parent's nodes are found.
     let parent: Parent?
     let owner: CompilationOwner
+    /// `true` for a child template's graph, whose nodes every child made from it shares.
+    let isTemplate: Bool
+    /// How many values each child of a template is made with.
+    let providedCount: Int
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -26,9 +30,12 @@ final class GraphCompilation: Compilation {
     }
 
     private init(
-        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, owner: CompilationOwner
+        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, owner: CompilationOwner,
+        isTemplate: Bool
     ) {
         self.owner = owner
+        self.isTemplate = isTemplate
+        self.providedCount = bindings.values.reduce(0) { count, recipe in count + (recipe.source == .provided ? 1 : 0) }
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
@@ -45,10 +52,15 @@ final class GraphCompilation: Compilation {
     /// Records the modules' bindings, merges them with the overrides, then compiles, validates
     /// and links the whole graph; every problem is reported together. A child's modules may
     /// add keys; binding a key its parent binds is an error unless it is an override.
+    ///
+    /// A child template also records `provided`, the recipes of the values each of its children
+    /// is made with, and makes the scope of every node it compiles per child.
     static func build(
-        modules: [any Module], overrides: [any Module], parent: Parent? = nil
+        modules: [any Module], overrides: [any Module], parent: Parent? = nil,
+        provided: (Binder) -> Void = { _ in }, isTemplate: Bool = false
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let moduleBinder = Binder()
+        provided(moduleBinder)
         for module in modules { module.configure(moduleBinder) }
         let overrideBinder = Binder()
         for module in overrides { module.configure(overrideBinder) }
@@ -66,7 +78,7 @@ final class GraphCompilation: Compilation {
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
         let owner = CompilationOwner()
-        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, existing: { key in
+        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
         }, inherited: { _ in true })
         for key in merged.order { compiler.addRoot(key) }
@@ -87,13 +99,14 @@ final class GraphCompilation: Compilation {
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
-                                         owner: owner))
+                                         owner: owner, isTemplate: isTemplate))
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
     /// and what its parent has.
     private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
-        GraphCompiler(bindings: bindings, owner: owner, existing: { key in lookup(key) ?? self.inherited(key) },
+        GraphCompiler(bindings: bindings, owner: owner, perChild: isTemplate,
+                      existing: { key in lookup(key) ?? self.inherited(key) },
                       inherited: { node in self.parent?.node(for: node.key) === node })
     }
 
