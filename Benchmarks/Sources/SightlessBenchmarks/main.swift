@@ -29,7 +29,8 @@ while let argument = arguments.popFirst() {
         usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, child, child-large, compile-chain, compile-fan;
+                   (CASE: graph, leaf, singleton, singleton-handle, child, child-large, child-adhoc,
+                    child-adhoc-large, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
         """)
         exit(0)
@@ -53,6 +54,8 @@ if let profile {
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
+        case "child-adhoc": try childRequests(contender, parentBindings: 10, adHoc: true, profile.count, sink)
+        case "child-adhoc-large": try childRequests(contender, parentBindings: 10_000, adHoc: true, profile.count, sink)
         case "compile-chain": _ = onLargeStack { try? compileSightless(.chain, size: profile.count) }
         case "compile-fan": _ = onLargeStack { try? compileSightless(.fan, size: profile.count) }
         default: print("unknown case \(profile.name)")

@@ -142,12 +142,13 @@ extension Recipe {
         }
     }
 
-    /// The value at `index` among those each child of a template is made with.
-    static func provided<Value>(_ key: Key<Value>, index: Int, location: SourceLocation) -> Recipe {
-        Recipe(key, source: .provided, location: location, concreteType: nil) { linker in
-            let owner = linker.owner
-            return { resolution in try resolution.injector.providedValue(at: index, of: owner, as: Value.self) }
-        }
+    /// The value at `index` among those each child of a template is made with, read by the
+    /// plan `plan` makes.
+    static func provided<Value>(
+        _ key: Key<Value>, index: Int, location: SourceLocation,
+        plan: @escaping @Sendable (Int, CompilationOwner) -> Plan<Value>
+    ) -> Recipe {
+        Recipe(key, source: .provided, location: location) { linker in plan(index, linker.owner) }
     }
 
     static let injectorKey = Key<Injector>().erased

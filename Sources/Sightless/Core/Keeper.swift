@@ -36,7 +36,7 @@ extension Injector {
     /// when none is (a plan always runs for an injector of its own graph's family).
     func owner(_ owner: CompilationOwner) -> Injector {
         var current = self
-        while current.compilation.owner !== owner {
+        while current.owner !== owner {
             guard let parent = current.parent else { return self }
             current = parent
         }

@@ -49,7 +49,7 @@ public struct Resolution {
     var frame: RequestFrame? { frameReference?.object }
 
     /// The injector resolving.
-    var injector: Injector { borrowed.injector }
+    @usableFromInline var injector: Injector { borrowed.injector }
 
     /// The injector to hand to the value being built, as an `Injector`, a ``Resolver``'s, a
     /// `Lazy`'s or a `Factory`'s: the one that keeps it, while a storing scope builds it, else

@@ -26,11 +26,14 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     let parent: Injector
     let nodes: NodeTable
     let compilation: GraphCompilation
+    /// Where the values of each child lie.
+    @usableFromInline let layout: ProvidedLayout
 
-    init(parent: Injector, nodes: NodeTable, compilation: GraphCompilation) {
+    init(parent: Injector, nodes: NodeTable, compilation: GraphCompilation, layout: ProvidedLayout) {
         self.parent = parent
         self.nodes = nodes
         self.compilation = compilation
+        self.layout = layout
     }
 
     /// A new child injector, given `values` for the keys the template provides, in order.
@@ -42,14 +45,20 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     ///
     /// - Throws: an ``InjectionError`` when a value of an eager singleton the template binds
     ///   fails to build, or when the parent was shut down.
+    @inlinable
     public func child(_ values: repeat each Value) throws(InjectionError) -> Injector {
+        // Inlinable so that the values are placed where their types are known.
+        let state = ChildState(layout: layout)
+        repeat state.place(each values)
+        return try child(state)
+    }
+
+    @usableFromInline
+    func child(_ state: ChildState) throws(InjectionError) -> Injector {
         if parent.isShutDown.load(ordering: .relaxed) {
             throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         }
-        var boxes: [AnyProvidedValue] = []
-        boxes.reserveCapacity(compilation.providedCount)
-        repeat boxes.append(ProvidedValue(each values))
-        let child = Injector(nodes: nodes, compilation: compilation, parent: parent, childState: ChildState(values: boxes))
+        let child = Injector(nodes: nodes, compilation: compilation, parent: parent, childState: state)
         if !compilation.eager.isEmpty { try child.buildEagerValues() }
         return child
     }
@@ -80,20 +89,37 @@ extension Injector {
     /// this injector binds (an error naming both), nor be bound by its modules.
     ///
     /// - Throws: an ``InjectionError`` listing every problem of the template's graph.
+    @inlinable
     public func childTemplate<each Value: Sendable>(
         providing keys: repeat Key<each Value>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
     ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
-        let location = SourceLocation(fileID: fileID, line: line)
-        guard let compilation = graphCompilation else { throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey))) }
+        // Inlinable so that the plans reading the values are specialized for their types.
+        var provided: [ProvidedKey] = []
+        repeat provided.append(ProvidedKey(each keys))
+        let layout = ProvidedLayout.Builder()
+        repeat layout.add((each Value).self)
+        return try childTemplate(
+            provided, layout: layout.layout, modules: modules, overrides: overrides,
+            location: SourceLocation(fileID: fileID, line: line))
+    }
+
+    /// Compiles and validates a template's graph, with this injector's as its parent's.
+    @usableFromInline
+    func childTemplate<each Value: Sendable>(
+        _ provided: [ProvidedKey], layout: ProvidedLayout, modules: [any Module], overrides: [any Module],
+        location: SourceLocation
+    ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
+        guard let compilation = graphCompilation else {
+            throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey)))
+        }
         let (nodes, templateCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),
             provided: { binder in
-                let provided = ProvidedList(binder: binder, location: location)
-                repeat provided.add(each keys)
+                for (index, key) in provided.enumerated() { key.record(binder, index, location) }
             },
             isTemplate: true)
-        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation)
+        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: layout)
     }
 
     /// Declares a child injector made once per request, session or screen with values of its
@@ -103,6 +129,7 @@ extension Injector {
     /// let requests = try app.childTemplate(providing: User.self, Request.self, modules: [RequestModule()])
     /// let child = try requests.child(user, request)
     /// ```
+    @inlinable
     public func childTemplate<each Value: Sendable>(
         providing types: repeat (each Value).Type, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -120,6 +147,7 @@ extension Injector {
     ///     binder.entryPoint(NotesHandler.self)            // validated now
     /// }
     /// ```
+    @inlinable
     public func childTemplate<each Value: Sendable>(
         providing types: repeat (each Value).Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
@@ -131,19 +159,18 @@ extension Injector {
     }
 }
 
-/// Records the provided keys of a template, in order.
-private final class ProvidedList {
-    private let binder: Binder
-    private let location: SourceLocation
-    private var count = 0
+/// A key a child template provides, with the plan that reads its value, made where the key's
+/// type is known.
+@usableFromInline
+struct ProvidedKey {
+    @usableFromInline let record: (Binder, Int, SourceLocation) -> Void
 
-    init(binder: Binder, location: SourceLocation) {
-        self.binder = binder
-        self.location = location
-    }
-
-    func add<Value>(_ key: Key<Value>) {
-        binder.provide(key, index: count, location: location)
-        count += 1
+    @inlinable
+    init<Value: Sendable>(_ key: Key<Value>) {
+        record = { binder, index, location in
+            binder.provide(key, index: index, location: location) { index, owner in
+                { resolution in try resolution.injector.providedValue(at: index, of: owner, as: Value.self) }
+            }
+        }
     }
 }
