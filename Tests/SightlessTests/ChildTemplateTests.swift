@@ -292,4 +292,48 @@ struct ChildTemplateTests {
         #expect(failures.load(ordering: .relaxed) == 0)
         #expect(Templated.Counted.builds.load(ordering: .relaxed) - before == 1)
     }
+
+    @Test("a template may not provide the Injector key")
+    func providingInjectorIsAnError() throws {
+        let app = try Injector(Templated.app)
+        let error = #expect(throws: InjectionError.self) { _ = try app.childTemplate(providing: Injector.self) }
+        guard case .reservedKey? = error?.problems.first?.detail else {
+            Issue.record("expected reservedKey, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("a closure of a template that makes a child of the template and asks it again ends in tooDeep, not a crash")
+    func recursionThroughChildren() {
+        final class Holder: @unchecked Sendable { var template: ChildTemplate<Int>? }
+        let outcome = regressionRun(stackSize: regressionSmallStack) {
+            let holder = Holder()
+            let app = try Injector(modules: [])
+            let template = try app.childTemplate(providing: Int.self) { binder in
+                binder.bind(Key<String>(named: "deeper")).to { resolver in
+                    let depth = try resolver.getInstance(Int.self)
+                    return try holder.template?.child(depth + 1).getInstance(Key<String>(named: "deeper")) ?? ""
+                }
+            }
+            holder.template = template
+            defer { holder.template = nil }
+            _ = try template.child(0).getInstance(Key<String>(named: "deeper"))
+        }
+        #expect(outcome.error?.kind == .tooDeep, "\(outcome)")
+    }
+
+    @Test("children of one template shut down from 8 threads at once close each value exactly once")
+    func concurrentShutDown() throws {
+        let recorder = Templated.Recorder()
+        let app = try Injector(modules: []) { $0.bind(Templated.Recorder.self).to(instance: recorder) }
+        let requests = try app.childTemplate(providing: Templated.User.self) {
+            $0.bind(Templated.Connection.self).in(.singleton)
+        }
+        let children = try (0..<4).map { index in try requests.child(Templated.User(name: "\(index)")) }
+        for child in children { _ = try child.getInstance(Templated.Connection.self) }
+        race(threads: 8) { thread in
+            _ = try? children[thread % 4].shutDown()
+        }
+        #expect(recorder.closed.withLock { $0 }.sorted() == (0..<4).map { "connection of \($0)" })
+    }
 }
