@@ -20,17 +20,20 @@ let package = Package(
         .package(path: sightless.path),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "NotesServer", dependencies: [
             .product(name: "Sightless", package: sightless.lastPathComponent),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "notes-server", dependencies: ["NotesServer"]),
         .testTarget(name: "NotesServerTests", dependencies: [
             "NotesServer",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
     ],
     swiftLanguageModes: [.v6]
