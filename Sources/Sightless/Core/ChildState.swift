@@ -165,6 +165,6 @@ extension Injector {
     @usableFromInline @inline(never)
     func providedValueMissing(_ type: Any.Type) -> InjectionError {
         let key = AnyKey(type: type, name: nil)
-        return InjectionError(.internalInconsistency(.providedValue(key: key)), path: [key])
+        return InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
     }
 }

@@ -243,9 +243,9 @@ extension InjectionError.Problem {
         case notLinked(key: AnyKey)
         /// A singleton of `key` was built but not stored.
         case notStored(key: AnyKey)
-        /// A value a child template provides, of type `key`, was read where no child made from
-        /// that template runs.
-        case providedValue(key: AnyKey)
+        /// `key`, compiled for the children of a template (a value it provides, or one its scopes
+        /// keep per child), was built where no child made from that template runs.
+        case outsideTemplateChild(key: AnyKey)
     }
 }
 
@@ -298,7 +298,7 @@ extension InjectionError.Problem.Detail {
         case .internalInconsistency(let inconsistency):
             switch inconsistency {
             case .nodeType(let key, _), .argumentLayout(let key), .notLinked(let key), .notStored(let key),
-                 .providedValue(let key): key
+                 .outsideTemplateChild(let key): key
             case .argumentPlanType: nil
             }
         case .rawArgumentIndex, .rawArgumentType, .tooDeep: nil

@@ -190,8 +190,8 @@ enum ProblemText {
             return "\(key) was compiled but not linked."
         case .notStored(let key):
             return "the singleton \(key) was built but not stored."
-        case .providedValue(let key):
-            return "the provided value \(key) was read outside a child of its template."
+        case .outsideTemplateChild(let key):
+            return "\(key), compiled for the children of a template, was built outside a child of it."
         }
     }
 
