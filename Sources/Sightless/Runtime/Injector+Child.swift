@@ -15,7 +15,13 @@ extension Injector {
     /// the types they need) stays the parent's: a parent's binding never sees a child's.
     ///
     /// A type injecting ``Injector`` gets the injector that built it: built for the child, the
-    /// child. The child keeps its parent alive; the parent does not keep its children.
+    /// child. A value a scope keeps is built for the injector whose binding it comes from: a
+    /// parent's singleton first requested through a child gets the parent. The child keeps its
+    /// parent alive; the parent does not keep its children.
+    ///
+    /// For a child made per request or per screen, declare a ``ChildTemplate`` once with
+    /// ``childTemplate(providing:fileID:line:_:)`` instead: making a child from it compiles
+    /// nothing.
     ///
     /// - Throws: an ``InjectionError`` listing every problem of the child's graph.
     public func child(modules: [any Module] = [], overrides: [any Module] = []) throws(InjectionError) -> Injector {
