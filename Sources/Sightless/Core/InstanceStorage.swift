@@ -36,6 +36,8 @@ public final class InstanceStorage {
     var creation = 0
     /// The instance, when it is ``Closable``; written under the coordinator's lock.
     private var closable: (any Closable)?
+    /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
+    let awaitedBuild = Mutex<Task<Void, any Error>?>(nil)
 
     /// The stored instance, if it is ``Closable``, and when it was stored. Read after the
     /// acquiring load that sees the instance, so the fields written before it was published
@@ -110,18 +112,24 @@ public final class InstanceStorage {
                 coordinator.finish(self) {}
                 throw error
             }
-            coordinator.finish(self) {
-                let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-                pointer.initialize(to: value)
-                destroy = { raw in Self.destroy(raw, as: Value.self) }
-                closable = value as? any Closable
-                stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
-            }
+            coordinator.finish(self) { store(value) }
         }
         guard let value = existing(as: Value.self) else {
             throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
         }
         return value
+    }
+}
+
+extension InstanceStorage {
+    /// Stores `value` as the instance; called under the coordinator's lock, by the one build
+    /// the coordinator (or, for an awaited instance, `awaitedBuild`) let run.
+    func store<Value>(_ value: Value) {
+        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        destroy = { raw in Self.destroy(raw, as: Value.self) }
+        closable = value as? any Closable
+        stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
     }
 }
 

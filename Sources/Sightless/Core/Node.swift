@@ -16,6 +16,15 @@ class AnyNode {
     /// built, its value then kept by the scope.
     func prime(_ injector: Injector) throws(InjectionError) {}
 
+    /// The key whose `async` build makes this node need `await` (the node's own, or one it
+    /// depends on), or `nil` when the node is built synchronously.
+    var awaited: AnyKey? { nil }
+
+    /// Awaits the node's value (see `AsyncPlan`), for a consumer that awaits it.
+    func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
+        throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
+    }
+
     init(key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?) {
         self.key = key
         self.valueType = valueType
@@ -29,13 +38,37 @@ class AnyNode {
 @usableFromInline
 final class Node<Value>: AnyNode {
     @usableFromInline let plan: Plan<Value>
+    /// How the value is awaited, when the node needs `await`; see `AsyncPlan`.
+    let asyncPlan: AsyncPlan<Value>?
+    private let awaitedKey: AnyKey?
 
     override func prime(_ injector: Injector) throws(InjectionError) {
         _ = try injector.run(self)
     }
 
+    override var awaited: AnyKey? { awaitedKey }
+
+    override func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
+        if let value = storage?.existing(as: Value.self) { return Transfer(value) }
+        guard let asyncPlan else {
+            return Transfer(try AsyncSection(request: request, prefetched: nil).run { resolution in try plan(&resolution) })
+        }
+        return Transfer(try await asyncPlan(request))
+    }
+
     init(_ provision: Provision<Value>, signature: DynamicSignature?) {
         self.plan = provision.plan
+        self.asyncPlan = nil
+        self.awaitedKey = nil
+        super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
+                   storage: provision.storage)
+    }
+
+    /// A node that needs `await` because of `awaited`.
+    init(_ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>, awaited: AnyKey) {
+        self.plan = provision.plan
+        self.asyncPlan = asyncPlan
+        self.awaitedKey = awaited
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
                    storage: provision.storage)
     }

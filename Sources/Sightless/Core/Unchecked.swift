@@ -313,3 +313,25 @@ final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// A value handed from the task that built it to the one that awaits it: an awaited
+/// dependency's value, built in a child task, to the consumer's; a singleton's, built in its own
+/// task, to the requests waiting for it.
+///
+/// Invariant: the task that built the value keeps no reference to it once it hands the box
+/// over, so the value is used by one task at a time, as if it had been built there (a
+/// singleton's value is then shared like every singleton; see the Concurrency article).
+final class Transfer<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The dynamic arguments of an awaited request, read by the requested node's synchronous
+/// section, possibly on another thread than the one that placed them.
+///
+/// Invariant: the request that placed the arguments awaits the plan that reads them and
+/// destroys them only after it returns; only the requested node's own section reads them, one
+/// read at a time, never concurrently.
+struct SharedArguments: @unchecked Sendable {
+    let buffer: ArgumentBuffer
+}

@@ -63,6 +63,10 @@ public struct InjectionError: Error, CustomStringConvertible {
         case injectorReleased = "injector released"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
+        /// A synchronous request reached a value that is built with `await` (an `async`
+        /// initializer, closure or provider, or something that needs one); request it with
+        /// `try await`.
+        case needsAwait = "needs await"
         /// A check inside Sightless failed; the request stopped instead of going on with wrong
         /// assumptions. Please report it.
         case internalInconsistency = "internal inconsistency"
@@ -97,6 +101,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .tooDeep: "tooDeep"
             case .injectorReleased: "injectorReleased"
             case .closeFailed: "closeFailed"
+            case .needsAwait: "needsAwait"
             case .internalInconsistency: "internalInconsistency"
             }
         }

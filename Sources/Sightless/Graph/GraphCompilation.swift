@@ -42,7 +42,7 @@ final class GraphCompilation: Compilation {
     /// and links the whole graph; every problem is reported together. A child's modules may
     /// add keys; binding a key its parent binds is an error unless it is an override.
     static func build(
-        modules: [any Module], overrides: [any Module], parent: Parent? = nil
+        modules: [any Module], overrides: [any Module], parent: Parent? = nil, awaitsEagerValues: Bool = false
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let moduleBinder = Binder()
         for module in modules { module.configure(moduleBinder) }
@@ -72,7 +72,7 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate()) {
+        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
             throw error
         }
         let linked = try compiler.link()

@@ -26,8 +26,8 @@
 /// may close a dependency cycle. A factory holds its injector weakly: once the injector is gone,
 /// `make` throws ``InjectionError/Kind/injectorReleased``.
 public struct Factory<Value, each Argument>: Sendable {
-    private weak let injector: Injector?
-    private let key: AnyKey
+    weak let injector: Injector?
+    let key: AnyKey
 
     init(injector: Injector, key: AnyKey) {
         self.injector = injector

@@ -24,9 +24,9 @@
 /// the two keep each other alive, like any two objects that hold each other: hold one side
 /// weakly.
 public final class Lazy<Value>: Sendable {
-    private weak let injector: Injector?
-    private let key: AnyKey
-    private let storage: InstanceStorage
+    weak let injector: Injector?
+    let key: AnyKey
+    let storage: InstanceStorage
 
     init(injector: Injector, key: AnyKey) {
         self.injector = injector
