@@ -56,15 +56,24 @@ extension Recipe {
                 return try await step(section)
             }
         }
-        // Synchronously, the value is the one awaited for a consumer's section, if any.
-        let synchronous: Plan<Value> = { _ in
+        // Synchronously, the value is the one awaited for a consumer's section, if any; or,
+        // for a synchronous build, built once everything it awaits is stored (singletons
+        // awaited before, or at start-up).
+        // A singleton is not built that way: its one build is the awaited one.
+        var ready: (@Sendable () -> Bool)?
+        if case .synchronous = build, scope.strategy is Unscoped {
+            ready = { awaited.nodes.allSatisfy(\.isReady) }
+        }
+        let readyNow = ready
+        let synchronous: Plan<Value> = { resolution in
             if let value = Prefetched.current?.take(key, as: Value.self) { return value }
+            if case .synchronous(let plan) = build, readyNow?() == true { return try plan(&resolution) }
             throw InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
         }
         switch scope.strategy {
         case is Unscoped:
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: unscoped, awaited: reason)
+                        asyncPlan: unscoped, awaited: reason, ready: ready)
         case is Singleton:
             let storage = InstanceStorage(key)
             let stored: Plan<Value> = { resolution in
@@ -78,7 +87,7 @@ extension Recipe {
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason)
+                        asyncPlan: build, awaited: reason, ready: ready)
         default:
             throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }

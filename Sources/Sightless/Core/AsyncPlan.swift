@@ -1,5 +1,3 @@
-import Synchronization
-
 // The compiled way to produce a value that needs `await`. A node is built with `await` when its
 // own initializer, closure or provider is `async`, or when a dependency it builds at once (not
 // through a `Lazy` or `Factory`) is. Such a node keeps two plans:
@@ -27,11 +25,13 @@ struct AsyncRequest: Sendable {
 
 /// The values awaited for the dependencies of the node whose synchronous section runs, by key,
 /// in the order its plans read them.
-final class Prefetched: Sendable {
-    private let values: Mutex<[AnyKey: [Transfer<Any>]]>
+final class Prefetched {
+    /// Guarded by `lock`.
+    private var values: [AnyKey: [Transfer<Any>]]
+    private let lock = Lock()
 
     init(_ values: [AnyKey: [Transfer<Any>]]) {
-        self.values = Mutex(values)
+        self.values = values
     }
 
     /// The section running in this task, if any.
@@ -39,7 +39,7 @@ final class Prefetched: Sendable {
 
     /// Takes the next value awaited for `key`, if one is left and it is a `Value`.
     func take<Value>(_ key: AnyKey, as type: Value.Type) -> Value? {
-        let next = values.withLock { values -> Transfer<Any>? in
+        let next = lock.withLock { () -> Transfer<Any>? in
             guard var queue = values[key], !queue.isEmpty else { return nil }
             let first = queue.removeFirst()
             values[key] = queue

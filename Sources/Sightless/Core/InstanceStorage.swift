@@ -37,7 +37,8 @@ public final class InstanceStorage {
     /// The instance, when it is ``Closable``; written under the coordinator's lock.
     private var closable: (any Closable)?
     /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
-    let awaitedBuild = Mutex<Task<Void, any Error>?>(nil)
+    /// Guarded by the injector's `BuildCoordinator`.
+    var awaitedBuild: Task<Void, any Error>?
 
     /// The stored instance, if it is ``Closable``, and when it was stored. Read after the
     /// acquiring load that sees the instance, so the fields written before it was published

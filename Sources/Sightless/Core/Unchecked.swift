@@ -280,8 +280,8 @@ extension PlanBox: @unchecked Sendable {}
 /// `pthread_mutex_lock`/`unlock`, which are thread-safe.
 extension Lock: @unchecked Sendable {}
 
-/// Invariant: `stored` is an atomic; `builder` and `destroy` are written only under the lock of
-/// the injector's `BuildCoordinator`, `destroy` once, before `stored` publishes the instance, and
+/// Invariant: `stored` is an atomic; `builder`, `awaitedBuild` and `destroy` are read and written
+/// only under the lock of the injector's `BuildCoordinator` (`destroy` also in `deinit`), `destroy` once, before `stored` publishes the instance, and
 /// read only in `deinit`; the instance stored is always of type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
 
@@ -335,3 +335,6 @@ final class Transfer<Value>: @unchecked Sendable {
 struct SharedArguments: @unchecked Sendable {
     let buffer: ArgumentBuffer
 }
+
+/// Invariant: `values` is read and written only under `lock`.
+extension Prefetched: @unchecked Sendable {}

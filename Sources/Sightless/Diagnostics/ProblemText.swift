@@ -182,7 +182,7 @@ enum ProblemText {
             return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
         case .needsAwait(let key, _):
             let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
-            return "Await it: try await injector.instance(\(request)) (resolver.instance, lazy.value or factory.instance inside bindings), and build an injector with eager async singletons with try await Injector.start(modules:)."
+            return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .internalInconsistency:
