@@ -19,6 +19,19 @@ private final class Dashboard: Injectable, Sendable {
 
 private let opening = Duration.milliseconds(100)
 
+/// The shortest of up to ten timings of `body`, stopping at the first under `bound`. The tests
+/// run beside many others on a busy machine, which can only make a timing longer: one run under
+/// the bound shows the two waits overlapped (one after the other, they take at least 200 ms).
+private func shortestTiming(under bound: Duration, _ body: () async throws -> Void) async rethrows -> Duration {
+    let clock = ContinuousClock()
+    var shortest = Duration.seconds(3600)
+    for _ in 0..<10 {
+        shortest = min(shortest, try await clock.measure { try await body() })
+        if shortest < bound { break }
+    }
+    return shortest
+}
+
 private func slowBindings(scope: Scope = .unscoped, failing: Bool = false) -> Bindings {
     Bindings { binder in
         binder.bind(DatabasePool.self).to { _ async throws in
@@ -40,9 +53,7 @@ struct ConcurrentAsyncDependencyTests {
     @Test("independent async dependencies are built at the same time: two 100 ms ones in under 150 ms")
     func builtConcurrently() async throws {
         let injector = try Injector(slowBindings())
-        let clock = ContinuousClock()
-        _ = try await injector.instance(Dashboard.self)   // warms up the task machinery
-        let elapsed = try await clock.measure { _ = try await injector.instance(Dashboard.self) }
+        let elapsed = try await shortestTiming(under: opening * 1.5) { _ = try await injector.instance(Dashboard.self) }
         #expect(elapsed < opening * 1.5, "took \(elapsed)")
     }
 
@@ -57,9 +68,8 @@ struct ConcurrentAsyncDependencyTests {
 
     @Test("Injector.start awaits eager async singletons at the same time")
     func eagerStartConcurrently() async throws {
-        let clock = ContinuousClock()
         var injector: Injector?
-        let elapsed = try await clock.measure {
+        let elapsed = try await shortestTiming(under: opening * 1.5) {
             injector = try await Injector.start(modules: [slowBindings(scope: .eagerSingleton)])
         }
         #expect(elapsed < opening * 1.5, "took \(elapsed)")
