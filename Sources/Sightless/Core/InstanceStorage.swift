@@ -36,6 +36,15 @@ public final class InstanceStorage {
     var creation = 0
     /// The instance, when it is ``Closable``; written under the coordinator's lock.
     private var closable: (any Closable)?
+    /// The instance, when it is ``AsyncClosable``; written under the coordinator's lock.
+    private var asyncClosable: (any AsyncClosable)?
+
+    /// The stored instance, if it is ``AsyncClosable``, and when it was stored; read like
+    /// `closing`.
+    var awaitedClosing: (value: any AsyncClosable, creation: Int)? {
+        guard isFilled, let asyncClosable else { return nil }
+        return (asyncClosable, creation)
+    }
     /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
     /// Guarded by the injector's `BuildCoordinator`.
     var awaitedBuild: Task<Void, any Error>?
@@ -130,6 +139,7 @@ extension InstanceStorage {
         pointer.initialize(to: value)
         destroy = { raw in Self.destroy(raw, as: Value.self) }
         closable = value as? any Closable
+        asyncClosable = value as? any AsyncClosable
         stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
     }
 }
