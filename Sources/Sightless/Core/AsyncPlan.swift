@@ -88,20 +88,21 @@ struct AwaitedDependencies: Sendable {
                 throw rethrow(error)
             }
         }
-        let results = await withTaskGroup(of: (Int, Result<Transfer<Any>, any Error>).self) { group in
-            for (index, node) in nodes.enumerated() {
+        // Each branch writes its outcome into its own slot: no result crosses the group.
+        let outcomes = Outcomes(count: nodes.count)
+        await withTaskGroup(of: Void.self) { group in
+            for index in nodes.indices {
+                let node = nodes[index]
                 group.addTask {
                     do {
-                        return (index, .success(try await node.awaitedValue(dependency)))
+                        outcomes.set(index, .success(try await node.awaitedValue(dependency)))
                     } catch {
-                        return (index, .failure(error))
+                        outcomes.set(index, .failure(error))
                     }
                 }
             }
-            var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: nodes.count)
-            for await (index, result) in group { results[index] = result }
-            return results
         }
+        let results = outcomes.all
         var values: [AnyKey: [Transfer<Any>]] = [:]
         var problems: [InjectionError.Problem] = []
         for (node, result) in zip(nodes, results) {
@@ -121,4 +122,21 @@ extension Injector {
     nonisolated func awaitPlan<Value>(_ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> Transfer<Value> {
         Transfer(try await plan(request))
     }
+}
+
+/// The outcomes of the branches of one `AwaitedDependencies.values`, one slot per branch.
+final class Outcomes {
+    /// Guarded by `lock`.
+    private var slots: [Result<Transfer<Any>, any Error>?]
+    private let lock = Lock()
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ outcome: Result<Transfer<Any>, any Error>) {
+        lock.withLock { slots[index] = outcome }
+    }
+
+    var all: [Result<Transfer<Any>, any Error>?] { lock.withLock { slots } }
 }

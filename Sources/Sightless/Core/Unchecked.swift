@@ -338,3 +338,6 @@ struct SharedArguments: @unchecked Sendable {
 
 /// Invariant: `values` is read and written only under `lock`.
 extension Prefetched: @unchecked Sendable {}
+
+/// Invariant: `slots` is read and written only under `lock`.
+extension Outcomes: @unchecked Sendable {}

@@ -1,0 +1,56 @@
+import Sightless
+import Testing
+
+// The benchmark's async graph: one async leaf under a diamond of consumers, the root taking a
+// dynamic argument.
+
+private final class Leaf: Injectable, Sendable {
+    init() async {}
+    static let initializer = Initializer(Leaf.init)
+}
+
+private final class Middle: Injectable, Sendable {
+    let leaf: Leaf
+    init(leaf: Leaf) { self.leaf = leaf }
+    static let initializer = Initializer(Middle.init(leaf:))
+}
+
+private final class Users: Injectable, Sendable {
+    let middle: Middle
+    init(middle: Middle) { self.middle = middle }
+    static let initializer = Initializer(Users.init(middle:))
+}
+
+private final class Feed: Injectable, Sendable {
+    let middle: Middle
+    let users: Users
+    init(middle: Middle, users: Users) {
+        self.middle = middle
+        self.users = users
+    }
+    static let initializer = Initializer(Feed.init(middle:users:))
+}
+
+private final class Page: Injectable, Sendable {
+    let feed: Feed
+    let users: Users
+    let title: String
+    init(feed: Feed, users: Users, title: String) {
+        self.feed = feed
+        self.users = users
+        self.title = title
+    }
+    static let initializer = Initializer(Page.init(feed:users:title:), .inject, .inject, .dynamic)
+}
+
+@Suite("Async graph shapes")
+struct AsyncGraphShapeTests {
+    @Test("a diamond of consumers over one async leaf is built, each consumer with its own values")
+    func diamond() async throws {
+        let injector = try Injector(modules: [])
+        let page = try await injector.instance(Page.self, arguments: "Inbox")
+        #expect(page.title == "Inbox")
+        #expect(page.feed.middle !== page.feed.users.middle)
+        #expect(page.users !== page.feed.users)
+    }
+}
