@@ -1,3 +1,4 @@
+import Foundation
 import Sightless
 
 // The `async-graph` case: the reference graph with one async leaf. `DB` opens with `await`, so
@@ -77,4 +78,75 @@ extension Contenders {
             for _ in 0..<n { sink.take(try await injector.instance(AsyncScreen.self, arguments: "Inbox")) }
         }
     }
+}
+
+// MARK: - Running async work on this thread
+
+/// Runs every job of the tasks that prefer it on the thread that drains it: the async case then
+/// runs on one thread, as valgrind needs (it cannot follow the concurrency runtime's worker
+/// threads), and its instruction count holds no thread hand-offs.
+final class InlineExecutor: TaskExecutor, @unchecked Sendable {
+    private var jobs: [UnownedJob] = []
+    private let lock = NSLock()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.lock()
+        jobs.append(job)
+        lock.unlock()
+    }
+
+    /// Runs the queued jobs until `done` says so; `false` if the queue ran dry before.
+    func drain(until done: () -> Bool) -> Bool {
+        while !done() {
+            lock.lock()
+            let job = jobs.isEmpty ? nil : jobs.removeFirst()
+            lock.unlock()
+            guard let job else { return false }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+        return true
+    }
+}
+
+/// Runs the `async-graph` case to its end on this thread.
+func runAsyncGraph(_ contenders: Contenders, _ contender: Contender, _ n: Int, _ sink: Sink) throws {
+    let executor = InlineExecutor()
+    let finished = Finished()
+    let box = SinkBox(sink)
+    Task(executorPreference: executor) {
+        do {
+            try await contenders.asyncGraph(contender, n, box.sink)
+            finished.set(nil)
+        } catch {
+            finished.set("\(error)")
+        }
+    }
+    guard executor.drain(until: { finished.isDone }) else {
+        throw BenchmarkFailure(description: "the async case stopped before it finished")
+    }
+    if let failure = finished.failure { throw BenchmarkFailure(description: failure) }
+}
+
+final class Finished: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    private(set) var failure: String?
+    func set(_ failure: String?) {
+        lock.lock()
+        self.failure = failure
+        done = true
+        lock.unlock()
+    }
+    var isDone: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return done
+    }
+}
+
+/// The sink, handed to the task that runs on this same thread.
+struct SinkBox: @unchecked Sendable {
+    let sink: Sink
+    init(_ sink: Sink) { self.sink = sink }
 }

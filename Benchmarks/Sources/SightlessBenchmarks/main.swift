@@ -51,7 +51,7 @@ if let profile {
         case "leaf": try contenders.leaf(contender, profile.count, sink)
         case "singleton": try contenders.singleton(contender, profile.count, sink)
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
-        case "async-graph": try await contenders.asyncGraph(contender, profile.count, sink)
+        case "async-graph": try runAsyncGraph(contenders, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
         case "compile-chain": _ = onLargeStack { try? compileSightless(.chain, size: profile.count) }
