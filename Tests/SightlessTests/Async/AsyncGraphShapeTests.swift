@@ -54,3 +54,17 @@ struct AsyncGraphShapeTests {
         #expect(page.users !== page.feed.users)
     }
 }
+
+@Suite("Async values and child injectors")
+struct AsyncChildTests {
+    @Test("a child awaits its parent's async singleton, shared with the parent")
+    func childAwaitsParentSingleton() async throws {
+        let parent = try Injector(asyncBindings { $0.bind(DatabasePool.self).in(.singleton) })
+        let child = try parent.child { binder in
+            binder.bind(Key<String>(named: "user")).to { _ async in "ada" }
+        }
+        let fromChild = try await child.instance(RecordStore.self)
+        #expect(try await parent.instance(DatabasePool.self) === fromChild.pool)
+        #expect(try await child.instance(Key<String>(named: "user")) == "ada")
+    }
+}

@@ -95,3 +95,58 @@ struct AsyncSingletonTests {
         #expect(builds.withLock { $0 } <= 1 + (10 - failures))
     }
 }
+
+private final class Counted: Sendable {}
+
+private final class Holder: Injectable, Sendable {
+    let counted: Lazy<Counted>
+    init(counted: Lazy<Counted>) { self.counted = counted }
+    static let initializer = Initializer(Holder.init(counted:))
+}
+
+private final class Upper: Sendable {
+    let lower: SlowCounted
+    init(lower: SlowCounted) { self.lower = lower }
+}
+
+@Suite("Awaited values kept once")
+struct AwaitedOnceTests {
+    @Test("one Lazy awaited by 20 tasks at once builds its value once")
+    func lazyBuiltOnce() async throws {
+        let builds = Locked(0)
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Counted.self).to { _ async throws in
+                builds.withLock { $0 += 1 }
+                try await Task.sleep(for: .milliseconds(20))
+                return Counted()
+            }
+        })
+        let holder = try injector.getInstance(Holder.self)
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<20 { group.addTask { ObjectIdentifier(try await holder.counted.value) } }
+            var seen: Set<ObjectIdentifier> = []
+            for try await identity in group { seen.insert(identity) }
+            return seen
+        }
+        #expect(identities.count == 1)
+        #expect(builds.withLock { $0 } == 1)
+    }
+
+    @Test("an eager async singleton that another eager one needs is built once at start-up")
+    func eagerChainBuiltOnce() async throws {
+        let builds = Locked(0)
+        let module = Bindings { binder in
+            binder.bind(SlowCounted.self).to { _ async throws in
+                builds.withLock { $0 += 1 }
+                try await Task.sleep(for: .milliseconds(10))
+                return SlowCounted(number: 1)
+            }.in(.eagerSingleton)
+            binder.bind(Upper.self).to { resolver async throws in
+                Upper(lower: try await resolver.instance(SlowCounted.self))
+            }.in(.eagerSingleton)
+        }
+        let injector = try await Injector.start(modules: [module])
+        #expect(builds.withLock { $0 } == 1)
+        #expect(try injector.getInstance(Upper.self).lower === injector.getInstance(SlowCounted.self))
+    }
+}
