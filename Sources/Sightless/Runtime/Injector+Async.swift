@@ -65,7 +65,7 @@ extension Injector {
     /// The dependencies of one initializer that need `await` are awaited at the same time, and
     /// the failures of all of them are reported together.
     nonisolated(nonsending)
-    public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> Value {
+    public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
         try await awaitedRequest(Value.self, name: nil)
     }
 
@@ -75,7 +75,7 @@ extension Injector {
     /// let primary = try await injector.instance(Key<Pool>(named: "primary"))
     /// ```
     nonisolated(nonsending)
-    public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> Value {
+    public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
         try await awaitedRequest(Value.self, name: key.name)
     }
 

@@ -8,7 +8,7 @@ extension Resolver {
     /// }
     /// ```
     nonisolated(nonsending)
-    public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> Value {
+    public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
         try await injector.awaitedRequest(Value.self, name: nil)
     }
 
@@ -18,7 +18,7 @@ extension Resolver {
     /// let replica = try await resolver.instance(Key<Pool>(named: "replica"))
     /// ```
     nonisolated(nonsending)
-    public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> Value {
+    public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
         try await injector.awaitedRequest(Value.self, name: key.name)
     }
 
