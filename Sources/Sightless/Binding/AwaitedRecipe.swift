@@ -147,15 +147,19 @@ extension Recipe {
     }
 }
 
-/// The closure and provider bindings an awaited request is inside, innermost last: a binding
-/// that asks for its own key again, through its resolver, would otherwise await itself for ever.
+/// The closure and provider bindings, and the keys requested through a `Lazy` or `Factory`, an
+/// awaited request is inside, innermost last: asking for one of them again, from inside its own
+/// build, would otherwise await itself for ever.
 enum AwaitedReentry {
     @TaskLocal static var active: [AnyKey] = []
 
-    static func enter<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
+    nonisolated(nonsending)
+    static func enter<Value>(
+        _ key: AnyKey, through reentry: InjectionError.Problem.Reentry = .closure, _ body: () async throws -> Value
+    ) async throws -> Value {
         let active = active
         if active.contains(key) {
-            throw InjectionError(.reentered(key: key, through: .closure), path: [key])
+            throw InjectionError(.reentered(key: key, through: reentry), path: [key])
         }
         return try await $active.withValue(active + [key]) { try await body() }
     }

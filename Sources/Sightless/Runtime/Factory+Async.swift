@@ -16,6 +16,13 @@ extension Factory {
         guard let injector else {
             throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
         }
-        return try await injector.awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments)
+        // A value that awaits a Factory of itself while it is built would await for ever.
+        do {
+            return try await AwaitedReentry.enter(key, through: .request) {
+                Transfer(try await injector.awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments))
+            }.value
+        } catch {
+            throw InjectionError.request(error, key: key)
+        }
     }
 }

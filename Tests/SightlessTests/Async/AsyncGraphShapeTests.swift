@@ -68,3 +68,34 @@ struct AsyncChildTests {
         #expect(try await child.instance(Key<String>(named: "user")) == "ada")
     }
 }
+
+private final class SelfAwaiting: Injectable, Sendable {
+    init(me: Lazy<SelfAwaiting>) async throws {
+        _ = try await me.value
+    }
+    static let initializer = Initializer(SelfAwaiting.init(me:))
+}
+
+private final class SelfMaking: Injectable, Sendable {
+    init(me: Factory<SelfMaking>) async throws {
+        _ = try await me.instance()
+    }
+    static let initializer = Initializer(SelfMaking.init(me:))
+}
+
+@Suite("Awaited re-entry")
+struct AwaitedReentryTests {
+    @Test("an async initializer that awaits a Lazy of its own type is a cycle error, not an endless await")
+    func lazyOfItself() async throws {
+        let injector = try Injector(modules: [])
+        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(SelfAwaiting.self) }
+        #expect(error?.kind == .cyclicDependency)
+    }
+
+    @Test("an async initializer that awaits a Factory of its own type is a cycle error, not an endless await")
+    func factoryOfItself() async throws {
+        let injector = try Injector(modules: [])
+        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(SelfMaking.self) }
+        #expect(error?.kind == .cyclicDependency)
+    }
+}
