@@ -46,14 +46,18 @@ extension Recipe {
         }
         let rethrow = linker.rethrow
         let unscoped: AsyncPlan<Value> = { request in
-            let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
-            let section = AsyncSection(request: request, prefetched: prefetched)
-            switch build {
-            case .synchronous(let plan):
-                return try section.run { resolution in try plan(&resolution) }
-            case .awaited(let plan):
-                let step = try section.run { resolution in try plan(&resolution) }
-                return try await step(section)
+            // The key is being built in this task and the tasks it starts: asking for it again
+            // there (through a resolver, a `Lazy` or a `Factory`) could only await itself.
+            try await AwaitedReentry.enter(key) {
+                let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
+                let section = AsyncSection(request: request, prefetched: prefetched)
+                switch build {
+                case .synchronous(let plan):
+                    return try section.run { resolution in try plan(&resolution) }
+                case .awaited(let plan):
+                    let step = try section.run { resolution in try plan(&resolution) }
+                    return try await step(section)
+                }
             }
         }
         // Synchronously, the value is the one awaited for a consumer's section, if any; or,
@@ -81,6 +85,8 @@ extension Recipe {
                 return try synchronous(&resolution)
             }
             let build: AsyncPlan<Value> = { request in
+                // Awaiting the build this task is running would await for ever.
+                try AwaitedReentry.check(key, through: .singleton)
                 let dependency = request.withoutArguments
                 return try await storage.awaitInstance(request.injector.builds) {
                     Transfer(try await unscoped(dependency))
@@ -98,14 +104,13 @@ extension Recipe {
         _ key: Key<Value>, location: SourceLocation, source: Source = .closure,
         make: @escaping @Sendable (Resolver) async throws -> Value
     ) -> Recipe {
-        let erased = key.erased
-        return Recipe(awaiting: key, source: source, location: location, awaitedBuild: { linker in
+        Recipe(awaiting: key, source: source, location: location, awaitedBuild: { linker in
             let rethrow = linker.rethrow
             return { _ in
                 { section in
                     let resolver = Resolver(injector: section.request.injector)
                     do {
-                        return try await AwaitedReentry.enter(erased) { try await make(resolver) }
+                        return try await make(resolver)
                     } catch {
                         throw rethrow(error)
                     }
@@ -147,20 +152,24 @@ extension Recipe {
     }
 }
 
-/// The closure and provider bindings, and the keys requested through a `Lazy` or `Factory`, an
-/// awaited request is inside, innermost last: asking for one of them again, from inside its own
-/// build, would otherwise await itself for ever.
+/// The keys being built with `await` in this task and the tasks it started, innermost last:
+/// asking for one of them again, from inside its own build, would otherwise await itself for
+/// ever.
 enum AwaitedReentry {
     @TaskLocal static var active: [AnyKey] = []
 
+    /// Runs the build of `key`, which must not be running already.
     nonisolated(nonsending)
-    static func enter<Value>(
-        _ key: AnyKey, through reentry: InjectionError.Problem.Reentry = .closure, _ body: () async throws -> Value
-    ) async throws -> Value {
+    static func enter<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
         let active = active
+        try check(key, through: .request)
+        return try await $active.withValue(active + [key]) { try await body() }
+    }
+
+    /// Throws when `key` is being built in this task or one that started it.
+    static func check(_ key: AnyKey, through reentry: InjectionError.Problem.Reentry) throws {
         if active.contains(key) {
             throw InjectionError(.reentered(key: key, through: reentry), path: [key])
         }
-        return try await $active.withValue(active + [key]) { try await body() }
     }
 }

@@ -18,11 +18,10 @@ extension Factory {
         }
         // A value that awaits a Factory of itself while it is built would await for ever.
         do {
-            return try await AwaitedReentry.enter(key, through: .request) {
-                Transfer(try await injector.awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments))
-            }.value
+            try AwaitedReentry.check(key, through: .request)
         } catch {
             throw InjectionError.request(error, key: key)
         }
+        return try await injector.awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments)
     }
 }

@@ -27,12 +27,10 @@ extension Lazy {
             let kept: AsyncPlan<Value> = { request in
                 try await storage.awaitInstance(request.injector.builds) { Transfer(try await plan(request)) }
             }
-            let key = key
             do {
                 // A value that awaits a Lazy of itself while it is built would await for ever.
-                return try await AwaitedReentry.enter(key, through: .request) {
-                    try await injector.awaitPlan(kept, AsyncRequest(injector: injector, arguments: nil))
-                }.value
+                try AwaitedReentry.check(key, through: .request)
+                return try await injector.awaitPlan(kept, AsyncRequest(injector: injector, arguments: nil)).value
             } catch {
                 throw InjectionError.request(error, key: key)
             }

@@ -99,3 +99,30 @@ struct AwaitedReentryTests {
         #expect(error?.kind == .cyclicDependency)
     }
 }
+
+private final class Hub: Sendable {}
+
+private final class Spoke: Injectable, Sendable {
+    init(hub: Hub) {}
+    static let initializer = Initializer(Spoke.init(hub:))
+}
+
+private final class SpokeHolder: Injectable, Sendable {
+    let spoke: Lazy<Spoke>
+    init(spoke: Lazy<Spoke>) { self.spoke = spoke }
+    static let initializer = Initializer(SpokeHolder.init(spoke:))
+}
+
+extension AwaitedReentryTests {
+    @Test("an async singleton whose build awaits, through a Lazy, something that needs the singleton is a cycle error, not a deadlock")
+    func singletonThroughLazy() async throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Hub.self).to { resolver async throws in
+                _ = try await resolver.getInstance(SpokeHolder.self).spoke.value
+                return Hub()
+            }.in(.singleton)
+        })
+        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(Hub.self) }
+        #expect(error?.kind == .cyclicDependency)
+    }
+}
