@@ -126,3 +126,36 @@ extension AwaitedReentryTests {
         #expect(error?.kind == .cyclicDependency)
     }
 }
+
+private protocol Vault: Sendable { var sealed: Bool { get } }
+
+private final class RemoteVault: Vault, Injectable {
+    let sealed = true
+    init() async {}
+    static let initializer = Initializer(RemoteVault.init)
+}
+
+private final class VaultUser: Injectable, Sendable {
+    let vault: any Vault
+    let spare: (any Vault)?
+    init(vault: any Vault, spare: (any Vault)?) {
+        self.vault = vault
+        self.spare = spare
+    }
+    static let initializer = Initializer(VaultUser.init(vault:spare:))
+}
+
+@Suite("Awaited aliases")
+struct AwaitedAliasTests {
+    @Test("a protocol bound to a type with an async initializer is awaited, directly and as an optional")
+    func aliasToAsyncType() async throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Vault).self).to(RemoteVault.self).in(.singleton)
+        })
+        let user = try await injector.instance(VaultUser.self)
+        #expect(user.vault.sealed)
+        #expect(user.spare.map { ($0 as AnyObject) === (user.vault as AnyObject) } == true)
+        let error = #expect(throws: InjectionError.self) { _ = try Injector(Bindings { _ in }).getInstance(VaultUser.self) }
+        #expect(error?.kind == .missingBinding)
+    }
+}
