@@ -13,6 +13,9 @@ let package = Package(
         .executableTarget(name: "SightlessSample", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessTests", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessSampleTests", dependencies: ["SightlessSample"]),
+        // An app's code, isolated to the main actor unless it says otherwise.
+        .testTarget(name: "SightlessMainActorTests", dependencies: ["Sightless"],
+                    swiftSettings: [.defaultIsolation(MainActor.self)]),
     ],
     swiftLanguageModes: [.v6]
 )

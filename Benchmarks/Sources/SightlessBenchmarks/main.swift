@@ -29,8 +29,8 @@ while let argument = arguments.popFirst() {
         usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, child, child-large, child-adhoc,
-                    child-adhoc-large, compile-chain, compile-fan;
+                   (CASE: graph, leaf, singleton, singleton-handle, async-graph, child, child-large,
+                    child-adhoc, child-adhoc-large, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
         """)
         exit(0)
@@ -52,6 +52,7 @@ if let profile {
         case "leaf": try contenders.leaf(contender, profile.count, sink)
         case "singleton": try contenders.singleton(contender, profile.count, sink)
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
+        case "async-graph": try runAsyncGraph(contenders, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
         case "child-adhoc": try childRequests(contender, parentBindings: 10, adHoc: true, profile.count, sink)

@@ -118,7 +118,7 @@ public struct BindingBuilder<Value> {
         binder.setScope(scope, at: index)
     }
 
-    private var scoped: ScopedBindingBuilder<Value> {
+    var scoped: ScopedBindingBuilder<Value> {
         ScopedBindingBuilder(binder: binder, index: index)
     }
 }

@@ -42,7 +42,10 @@ struct Recipe: Sendable {
     /// existential metatype).
     let accepts: @Sendable (Any.Type) -> Bool
     /// Links the unscoped plan, wraps it in `scope`, and makes the node.
-    private let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
+    var makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
+    /// `true` when the recipe's own build is `async` (an `async` initializer, closure or
+    /// provider): its node, and every node that builds it at once, needs `await`.
+    var isAsync = false
 
     init<Value>(
         _ key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
@@ -65,8 +68,7 @@ struct Recipe: Sendable {
             // A value kept beyond its request is built for the injector that keeps it.
             let lifetime = scope.strategy.lifetime
             if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
-            let unscoped = Provision(key: erased, plan: plan, storage: nil)
-            return Node<Value>(scope.scope(unscoped), signature: linker.dynamicSignature)
+            return try Recipe.node(erased, linker, scope, build: .synchronous(plan))
         }
     }
 
@@ -84,6 +86,8 @@ struct Recipe: Sendable {
 protocol LinkingNode {
     /// The dynamic arguments the node's plans read (or, for an alias, those of its target).
     var dynamicSignature: DynamicSignature? { get }
+    /// The dependencies linked so far that need `await`, once per plan handed out.
+    var awaitedDependencies: [AnyNode] { get }
 }
 
 // MARK: - The kinds of recipe
@@ -136,7 +140,11 @@ extension Recipe {
     }
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
-        Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
+        if let asyncLink = initializer.asyncLink {
+            return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
+                          buildLocation: initializer.location, awaitedBuild: asyncLink)
+        }
+        return Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
                buildLocation: initializer.location) { linker in
             try initializer.link(linker)
         }
@@ -202,6 +210,10 @@ extension Recipe {
         }
 
         if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
+            if let asyncLink = initializer.asyncLink {
+                return awaitedInjectable(key, initializer: initializer, asyncLink: asyncLink, properties: properties,
+                                         source: source, scope: scope, location: location, problems: problems)
+            }
             return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                           problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
                 let make = try initializer.link(linker)

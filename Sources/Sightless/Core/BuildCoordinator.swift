@@ -84,6 +84,14 @@ final class BuildCoordinator {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Runs `body` under the coordinator's lock: the bookkeeping of awaited builds (see
+    /// `InstanceStorage.awaitInstance`). `body` must not wait or suspend.
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
     /// Whether the thread `builder`, or a thread it waits for in turn, waits for an instance
     /// that `thread` is building.
     private func waitingCloses(from builder: UInt, back thread: UInt) -> Bool {

@@ -36,6 +36,18 @@ public final class InstanceStorage {
     var creation = 0
     /// The instance, when it is ``Closable``; written under the coordinator's lock.
     private var closable: (any Closable)?
+    /// The instance, when it is ``AsyncClosable``; written under the coordinator's lock.
+    private var asyncClosable: (any AsyncClosable)?
+
+    /// The stored instance, if it is ``AsyncClosable``, and when it was stored; read like
+    /// `closing`.
+    var awaitedClosing: (value: any AsyncClosable, creation: Int)? {
+        guard isFilled, let asyncClosable else { return nil }
+        return (asyncClosable, creation)
+    }
+    /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
+    /// Guarded by the injector's `BuildCoordinator`.
+    var awaitedBuild: Task<Void, any Error>?
 
     /// The stored instance, if it is ``Closable``, and when it was stored. Read after the
     /// acquiring load that sees the instance, so the fields written before it was published
@@ -110,18 +122,25 @@ public final class InstanceStorage {
                 coordinator.finish(self) {}
                 throw error
             }
-            coordinator.finish(self) {
-                let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-                pointer.initialize(to: value)
-                destroy = { raw in Self.destroy(raw, as: Value.self) }
-                closable = value as? any Closable
-                stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
-            }
+            coordinator.finish(self) { store(value) }
         }
         guard let value = existing(as: Value.self) else {
             throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
         }
         return value
+    }
+}
+
+extension InstanceStorage {
+    /// Stores `value` as the instance; called under the coordinator's lock, by the one build
+    /// the coordinator (or, for an awaited instance, `awaitedBuild`) let run.
+    func store<Value>(_ value: Value) {
+        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        destroy = { raw in Self.destroy(raw, as: Value.self) }
+        closable = value as? any Closable
+        asyncClosable = value as? any AsyncClosable
+        stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
     }
 }
 

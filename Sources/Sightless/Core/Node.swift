@@ -16,6 +16,19 @@ class AnyNode {
     /// built, its value then kept by the scope.
     func prime(_ injector: Injector) throws(InjectionError) {}
 
+    /// The key whose `async` build makes this node need `await` (the node's own, or one it
+    /// depends on), or `nil` when the node is built synchronously.
+    var awaited: AnyKey? { nil }
+
+    /// Whether the node's value can be built synchronously now: always for a node that needs no
+    /// `await`; for one that does, once its value is stored, or once everything it awaits is.
+    var isReady: Bool { true }
+
+    /// Awaits the node's value (see `AsyncPlan`), for a consumer that awaits it.
+    func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
+        throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
+    }
+
     init(key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?) {
         self.key = key
         self.valueType = valueType
@@ -29,13 +42,51 @@ class AnyNode {
 @usableFromInline
 final class Node<Value>: AnyNode {
     @usableFromInline let plan: Plan<Value>
+    /// How the value is awaited, when the node needs `await`; see `AsyncPlan`.
+    let asyncPlan: AsyncPlan<Value>?
+    private let awaitedKey: AnyKey?
+    /// For a node that needs `await`: whether what it awaits is stored, so that its own
+    /// synchronous plan can run.
+    private let awaitedReady: (@Sendable () -> Bool)?
 
     override func prime(_ injector: Injector) throws(InjectionError) {
         _ = try injector.run(self)
     }
 
+    override var awaited: AnyKey? { awaitedKey }
+
+    override var isReady: Bool {
+        guard asyncPlan != nil else { return true }
+        if let storage { return storage.isFilled }
+        return awaitedReady?() ?? false
+    }
+
+    override func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
+        if let value = storage?.existing(as: Value.self) { return Transfer(value) }
+        guard let asyncPlan else {
+            return Transfer(try AsyncSection(request: request, prefetched: nil).run { resolution in try plan(&resolution) })
+        }
+        return Transfer(try await asyncPlan(request))
+    }
+
     init(_ provision: Provision<Value>, signature: DynamicSignature?) {
         self.plan = provision.plan
+        self.asyncPlan = nil
+        self.awaitedKey = nil
+        self.awaitedReady = nil
+        super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
+                   storage: provision.storage)
+    }
+
+    /// A node that needs `await` because of `awaited`.
+    init(
+        _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>, awaited: AnyKey,
+        ready: (@Sendable () -> Bool)?
+    ) {
+        self.plan = provision.plan
+        self.asyncPlan = asyncPlan
+        self.awaitedKey = awaited
+        self.awaitedReady = ready
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
                    storage: provision.storage)
     }

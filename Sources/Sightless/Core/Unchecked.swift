@@ -281,8 +281,8 @@ extension PlanBox: @unchecked Sendable {}
 /// `pthread_mutex_lock`/`unlock`, which are thread-safe.
 extension Lock: @unchecked Sendable {}
 
-/// Invariant: `stored` is an atomic; `builder` and `destroy` are written only under the lock of
-/// the injector's `BuildCoordinator`, `destroy` once, before `stored` publishes the instance, and
+/// Invariant: `stored` is an atomic; `builder`, `awaitedBuild` and `destroy` are read and written
+/// only under the lock of the injector's `BuildCoordinator` (`destroy` also in `deinit`), `destroy` once, before `stored` publishes the instance, and
 /// read only in `deinit`; the instance stored is always of type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
 
@@ -389,3 +389,31 @@ final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// A value handed from the task that built it to the one that awaits it: an awaited
+/// dependency's value, built in a child task, to the consumer's; a singleton's, built in its own
+/// task, to the requests waiting for it.
+///
+/// Invariant: the task that built the value keeps no reference to it once it hands the box
+/// over, so the value is used by one task at a time, as if it had been built there (a
+/// singleton's value is then shared like every singleton; see the Concurrency article).
+final class Transfer<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The dynamic arguments of an awaited request, read by the requested node's synchronous
+/// section, possibly on another thread than the one that placed them.
+///
+/// Invariant: the request that placed the arguments awaits the plan that reads them and
+/// destroys them only after it returns; only the requested node's own section reads them, one
+/// read at a time, never concurrently.
+struct SharedArguments: @unchecked Sendable {
+    let buffer: ArgumentBuffer
+}
+
+/// Invariant: `values` is read and written only under `lock`.
+extension Prefetched: @unchecked Sendable {}
+
+/// Invariant: `slots` is read and written only under `lock`.
+extension Outcomes: @unchecked Sendable {}

@@ -51,6 +51,9 @@ public struct Initializer<Instance>: Sendable {
     /// identity to a class and to every subclass that inherits it, a computed `class var` a new
     /// one on every read.
     let identity: InitializerIdentity
+    /// For an `async` initializer or factory: links the plan that gathers its arguments and
+    /// returns the step that awaits it; see `Initializer+Async.swift`.
+    var asyncLink: (@Sendable (any Linking) throws -> Plan<AsyncBuild<Instance>>)?
 
     /// Describes an initializer whose arguments are all filled from the bindings of their types.
     ///

@@ -66,6 +66,10 @@ public struct InjectionError: Error, CustomStringConvertible {
         case injectorShutDown = "injector shut down"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
+        /// A synchronous request reached a value that is built with `await` (an `async`
+        /// initializer, closure or provider, or something that needs one); request it with
+        /// `try await`.
+        case needsAwait = "needs await"
         /// A check inside Sightless failed; the request stopped instead of going on with wrong
         /// assumptions. Please report it.
         case internalInconsistency = "internal inconsistency"
@@ -101,6 +105,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .injectorReleased: "injectorReleased"
             case .injectorShutDown: "injectorShutDown"
             case .closeFailed: "closeFailed"
+            case .needsAwait: "needsAwait"
             case .internalInconsistency: "internalInconsistency"
             }
         }

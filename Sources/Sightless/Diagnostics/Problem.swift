@@ -211,6 +211,14 @@ extension InjectionError.Problem {
         /// Closing `key`'s value at shutdown threw `error` (the error itself is
         /// ``InjectionError/Problem/underlying``).
         case closeFailed(key: AnyKey, error: String)
+        /// `key` was requested synchronously (or must be built when the injector is built
+        /// synchronously), but building it awaits `awaited`'s `async` initializer, closure or
+        /// provider.
+        case needsAwait(key: AnyKey, awaited: AnyKey)
+        /// `key` is built with `await` (because of `awaited`) and kept in `scope`, which keeps
+        /// only values built synchronously: an awaited value can be unscoped, a singleton or
+        /// an eager singleton.
+        case awaitedInScope(key: AnyKey, scope: String, awaited: AnyKey)
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -263,7 +271,7 @@ extension InjectionError.Problem.Detail {
         case .boundTwice, .reservedKey, .boundByParent: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments, .captiveDependency: .scopeConflict
+        case .scopedWithArguments, .captiveDependency, .awaitedInScope: .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -274,6 +282,7 @@ extension InjectionError.Problem.Detail {
         case .injectorReleased: .injectorReleased
         case .injectorShutDown: .injectorShutDown
         case .closeFailed: .closeFailed
+        case .needsAwait: .needsAwait
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -291,7 +300,8 @@ extension InjectionError.Problem.Detail {
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .closeFailed(let key, _):
+             .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _),
+             .awaitedInScope(let key, _, _):
             key
         case .cycle(let keys): keys.first
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target

@@ -96,6 +96,13 @@ enum ProblemText {
             return "\(key) was requested from an injector that was shut down."
         case .closeFailed(let key, let error):
             return "Closing \(key) threw: \(error)"
+        case .needsAwait(let key, let awaited):
+            return awaited == key
+                ? "\(key) is built with await (its initializer, closure or provider is async), but was requested synchronously."
+                : "\(key) is built with await (it needs \(awaited), whose initializer, closure or provider is async), but was requested synchronously."
+        case .awaitedInScope(let key, let scope, let awaited):
+            let why = awaited == key ? "" : " (it needs \(awaited))"
+            return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -173,6 +180,11 @@ enum ProblemText {
             return "Request values before shutDown(), or from another injector (a new child, say)."
         case .closeFailed(let key, _):
             return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
+        case .needsAwait(let key, _):
+            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+            return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
+        case .awaitedInScope:
+            return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

@@ -11,6 +11,8 @@ struct BindingGraph: Sendable {
         var linkedDynamicDependencies: [Dependency] = []
         /// For a node compiled earlier, whether a parent injector compiled it.
         var fromParent = false
+        /// For a node compiled earlier, the key that makes it need `await`, if any.
+        var linkedAwaited: AnyKey?
         var edges: [Edge] = []
     }
 
@@ -36,6 +38,10 @@ struct BindingGraph: Sendable {
                             fromParent: fromParent))
         index[key] = nodes.count - 1
         return nodes.count - 1
+    }
+
+    mutating func setLinkedAwaited(_ awaited: AnyKey?, of node: Int) {
+        nodes[node].linkedAwaited = awaited
     }
 
     mutating func setEdges(_ edges: [Edge], of node: Int) {

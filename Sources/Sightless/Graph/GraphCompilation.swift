@@ -57,7 +57,7 @@ final class GraphCompilation: Compilation {
     /// is made with, and makes the scope of every node it compiles per child.
     static func build(
         modules: [any Module], overrides: [any Module], parent: Parent? = nil,
-        provided: (Binder) -> Void = { _ in }, isTemplate: Bool = false
+        provided: (Binder) -> Void = { _ in }, isTemplate: Bool = false, awaitsEagerValues: Bool = false
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let moduleBinder = Binder()
         provided(moduleBinder)
@@ -89,7 +89,7 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate()) {
+        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
             throw error
         }
         let linked = try compiler.link()

@@ -46,7 +46,9 @@ struct GraphCompiler {
     }
 
     /// Runs every rule; the problems in a stable order.
-    func validate() -> [InjectionError.Problem] {
+    /// `awaitsEagerValues` is `true` for an injector that awaits its eager values
+    /// (`Injector.start`), which may then need `await`.
+    func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
         let rules: [any GraphRule] = [
             RecipeProblemsRule(),
             MissingBindingRule(bindings: bindings),
@@ -55,6 +57,7 @@ struct GraphCompiler {
             ScopeRule(),
             TypeMismatchRule(),
             CaptiveDependencyRule(),
+            AwaitRule(awaitsEagerValues: awaitsEagerValues),
         ]
         return rules.flatMap { $0.check(graph) }
     }
@@ -105,8 +108,10 @@ struct GraphCompiler {
             let dynamic = node.signature?.slots.map { slot in
                 Dependency(role: slot.role, key: slot.key, isDynamic: true, location: slot.location)
             }
-            return graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [],
-                             fromParent: inherited(node))
+            let index = graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [],
+                                  fromParent: inherited(node))
+            graph.setLinkedAwaited(node.awaited, of: index)
+            return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         if key.name == nil, let injectable = key.type as? any Injectable.Type {

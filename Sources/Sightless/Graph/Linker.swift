@@ -7,6 +7,7 @@ final class Linker: Linking, LinkingNode {
     let owner: CompilationOwner
     private var arguments = DynamicSignature.Builder()
     private var inherited: DynamicSignature?
+    private(set) var awaitedDependencies: [AnyNode] = []
 
     init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner) {
         self.key = key
@@ -26,6 +27,7 @@ final class Linker: Linking, LinkingNode {
         if let node = nodes.node(for: dependency.key) {
             let typed = try node.typed(as: Value.self)
             if dependency.role == .target { inherited = node.signature }
+            if node.awaited != nil { awaitedDependencies.append(node) }
             return typed.plan
         }
         if dependency.isDeferred, let deferred = Value.self as? any DeferredDependency.Type,
@@ -56,6 +58,7 @@ final class Linker: Linking, LinkingNode {
             return { _ in nil }
         }
         if dependency.role == .target { inherited = node.signature }
+        if node.awaited != nil { awaitedDependencies.append(node) }
         let plan = try node.typed(as: Wrapped.self).plan
         return { resolution in try plan(&resolution) }
     }

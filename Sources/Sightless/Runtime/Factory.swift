@@ -34,9 +34,11 @@
 public struct Factory<Value, each Argument>: Sendable {
     /// The injector, held strongly unless the factory was given to a value the injector keeps
     /// for its whole life.
-    private let strong: Injector?
-    private weak let weak: Injector?
-    private let key: AnyKey
+    let strong: Injector?
+    weak let weak: Injector?
+    let key: AnyKey
+    /// The injector, while it lives.
+    var injector: Injector? { strong ?? weak }
 
     init(injector: Injector, key: AnyKey, weakly: Bool) {
         self.strong = weakly ? nil : injector

@@ -33,10 +33,12 @@
 public final class Lazy<Value>: Sendable {
     /// The injector, held strongly unless the `Lazy` was given to a value the injector keeps
     /// for its whole life.
-    private let strong: Injector?
-    private weak let weak: Injector?
-    private let key: AnyKey
-    private let storage: InstanceStorage
+    let strong: Injector?
+    weak let weak: Injector?
+    let key: AnyKey
+    let storage: InstanceStorage
+    /// The injector, while it lives.
+    var injector: Injector? { strong ?? weak }
 
     init(injector: Injector, key: AnyKey, weakly: Bool) {
         self.strong = weakly ? nil : injector

@@ -87,6 +87,17 @@ private enum Examples {
         func close() throws { throw ConnectionError.alreadyClosed }
     }
 
+    final class Vault: Injectable {
+        init(path: String) async throws {}
+        static let initializer = Initializer(Vault.init(path:), .named("vaultPath"),
+                                             fileID: "App/Vault.swift", line: 4)
+    }
+
+    final class Checkout: Injectable {
+        init(vault: Vault) {}
+        static let initializer = Initializer(Checkout.init(vault:), fileID: "App/Checkout.swift", line: 6)
+    }
+
     final class Badge: Injectable {
         init(count: Int) {}
         static let initializer = Initializer<Badge>([.inject(Garage.self)], fileID: "App/Badge.swift", line: 4) { arguments in
@@ -138,6 +149,11 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let injector = try Injector(Bindings { $0.bind(Examples.Connection.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
         _ = try injector.getInstance(Examples.Connection.self)
         return caught { try injector.shutDown() }
+    case .needsAwait:
+        let injector = try Injector(Bindings {
+            $0.bind(Key<String>(named: "vaultPath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/run/secrets")
+        })
+        return caught { _ = try injector.getInstance(Examples.Checkout.self) }
     case .internalInconsistency:
         // Nothing a user writes produces it: it reports a broken invariant inside Sightless.
         return nil

@@ -1,0 +1,152 @@
+import Foundation
+import Sightless
+
+// The `async-graph` case: the reference graph with one async leaf. `DB` opens with `await`, so
+// everything that builds one at once (`Repo`, `UserService`, `FeedService`, `Screen`) needs
+// `await` too. Measured by instructions only (`--profile async-graph …`), against the same
+// graph wired by hand in async code.
+
+final class AsyncDB: Injectable, Sendable {
+    let config: Config
+    init(config: Config) async {
+        self.config = config
+    }
+    static let initializer = Initializer(AsyncDB.init(config:))
+}
+
+final class AsyncRepo: Injectable, Sendable {
+    let db: AsyncDB
+    let logger: Logger
+    init(db: AsyncDB, logger: Logger) {
+        self.db = db
+        self.logger = logger
+    }
+    static let initializer = Initializer(AsyncRepo.init(db:logger:))
+}
+
+final class AsyncUserService: Injectable, Sendable {
+    let api: API
+    let repo: AsyncRepo
+    init(api: API, repo: AsyncRepo) {
+        self.api = api
+        self.repo = repo
+    }
+    static let initializer = Initializer(AsyncUserService.init(api:repo:))
+}
+
+final class AsyncFeedService: Injectable, Sendable {
+    let api: API
+    let repo: AsyncRepo
+    let users: AsyncUserService
+    init(api: API, repo: AsyncRepo, users: AsyncUserService) {
+        self.api = api
+        self.repo = repo
+        self.users = users
+    }
+    static let initializer = Initializer(AsyncFeedService.init(api:repo:users:))
+}
+
+final class AsyncScreen: Injectable, Sendable {
+    let feed: AsyncFeedService
+    let users: AsyncUserService
+    let title: String
+    init(feed: AsyncFeedService, users: AsyncUserService, title: String) {
+        self.feed = feed
+        self.users = users
+        self.title = title
+    }
+    static let initializer = Initializer(AsyncScreen.init(feed:users:title:), .inject, .inject, .dynamic)
+}
+
+extension HandWired {
+    func asyncRepo() async -> AsyncRepo { AsyncRepo(db: await AsyncDB(config: getConfig()), logger: getLogger()) }
+    func asyncUsers() async -> AsyncUserService { AsyncUserService(api: api(), repo: await asyncRepo()) }
+    func asyncFeed() async -> AsyncFeedService {
+        AsyncFeedService(api: api(), repo: await asyncRepo(), users: await asyncUsers())
+    }
+    func asyncScreen(title: String) async -> AsyncScreen {
+        AsyncScreen(feed: await asyncFeed(), users: await asyncUsers(), title: title)
+    }
+}
+
+extension Contenders {
+    func asyncGraph(_ contender: Contender, _ n: Int, _ sink: Sink) async throws {
+        switch contender {
+        case .handWired:
+            for _ in 0..<n { sink.take(await hand.asyncScreen(title: "Inbox")) }
+        case .sightless, .swinject:
+            for _ in 0..<n { sink.take(try await injector.instance(AsyncScreen.self, arguments: "Inbox")) }
+        }
+    }
+}
+
+// MARK: - Running async work on this thread
+
+/// Runs every job of the tasks that prefer it on the thread that drains it: the async case then
+/// runs on one thread, as valgrind needs (it cannot follow the concurrency runtime's worker
+/// threads), and its instruction count holds no thread hand-offs.
+final class InlineExecutor: TaskExecutor, @unchecked Sendable {
+    private var jobs: [UnownedJob] = []
+    private let lock = NSLock()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.lock()
+        jobs.append(job)
+        lock.unlock()
+    }
+
+    /// Runs the queued jobs until `done` says so; `false` if the queue ran dry before.
+    func drain(until done: () -> Bool) -> Bool {
+        while !done() {
+            lock.lock()
+            let job = jobs.isEmpty ? nil : jobs.removeFirst()
+            lock.unlock()
+            guard let job else { return false }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+        return true
+    }
+}
+
+/// Runs the `async-graph` case to its end on this thread.
+func runAsyncGraph(_ contenders: Contenders, _ contender: Contender, _ n: Int, _ sink: Sink) throws {
+    let executor = InlineExecutor()
+    let finished = Finished()
+    let box = SinkBox(sink)
+    Task(executorPreference: executor) {
+        do {
+            try await contenders.asyncGraph(contender, n, box.sink)
+            finished.set(nil)
+        } catch {
+            finished.set("\(error)")
+        }
+    }
+    guard executor.drain(until: { finished.isDone }) else {
+        throw BenchmarkFailure(description: "the async case stopped before it finished")
+    }
+    if let failure = finished.failure { throw BenchmarkFailure(description: failure) }
+}
+
+final class Finished: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    private(set) var failure: String?
+    func set(_ failure: String?) {
+        lock.lock()
+        self.failure = failure
+        done = true
+        lock.unlock()
+    }
+    var isDone: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return done
+    }
+}
+
+/// The sink, handed to the task that runs on this same thread.
+struct SinkBox: @unchecked Sendable {
+    let sink: Sink
+    init(_ sink: Sink) { self.sink = sink }
+}

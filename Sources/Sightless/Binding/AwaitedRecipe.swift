@@ -1,0 +1,175 @@
+// The recipes whose own build is `async`, and how any recipe becomes a node that needs `await`
+// when what it builds at once does (see `AsyncPlan`).
+
+/// What a recipe's link step returns: a synchronous plan, or the plan of an `async` build.
+enum LinkedBuild<Value>: Sendable {
+    case synchronous(Plan<Value>)
+    /// Gathers the arguments synchronously, then returns the step that awaits the build.
+    case awaited(Plan<AsyncBuild<Value>>)
+}
+
+extension Recipe {
+    /// A recipe whose own build is `async`.
+    init<Value>(
+        awaiting key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
+        dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [], concreteType: Any.Type? = nil,
+        buildLocation: SourceLocation? = nil,
+        awaitedBuild: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<Value>>
+    ) {
+        let erased = key.erased
+        self.init(key, source: source, scope: scope, location: location, dependencies: dependencies, problems: problems,
+                  concreteType: concreteType, buildLocation: buildLocation) { _ in
+            { _ in throw InjectionError(.needsAwait(key: erased, awaited: erased), path: [erased]) }
+        }
+        self.isAsync = true
+        self.makeNode = { linker, scope in
+            try Recipe.node(erased, linker, scope, build: .awaited(try awaitedBuild(linker)))
+        }
+    }
+
+    /// The node of a linked recipe: an ordinary one when neither its build nor what it builds
+    /// at once needs `await`; otherwise one with an async plan, in its scope.
+    static func node<Value>(
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>
+    ) throws -> AnyNode {
+        let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies)
+        let reason: AnyKey
+        switch build {
+        case .synchronous(let plan):
+            guard let first = awaited.nodes.first else {
+                return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)),
+                                   signature: linker.dynamicSignature)
+            }
+            reason = first.awaited ?? first.key
+        case .awaited:
+            reason = key
+        }
+        let rethrow = linker.rethrow
+        let unscoped: AsyncPlan<Value> = { request in
+            // The key is being built in this task and the tasks it starts: asking for it again
+            // there (through a resolver, a `Lazy` or a `Factory`) could only await itself.
+            try await AwaitedReentry.enter(key) {
+                let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
+                let section = AsyncSection(request: request, prefetched: prefetched)
+                switch build {
+                case .synchronous(let plan):
+                    return try section.run { resolution in try plan(&resolution) }
+                case .awaited(let plan):
+                    let step = try section.run { resolution in try plan(&resolution) }
+                    return try await step(section)
+                }
+            }
+        }
+        // Synchronously, the value is the one awaited for a consumer's section, if any; or,
+        // for a synchronous build, built once everything it awaits is stored (singletons
+        // awaited before, or at start-up).
+        // A singleton is not built that way: its one build is the awaited one.
+        var ready: (@Sendable () -> Bool)?
+        if case .synchronous = build, scope.strategy is Unscoped {
+            ready = { awaited.nodes.allSatisfy(\.isReady) }
+        }
+        let readyNow = ready
+        let synchronous: Plan<Value> = { resolution in
+            if let value = Prefetched.current?.take(key, as: Value.self) { return value }
+            if case .synchronous(let plan) = build, readyNow?() == true { return try plan(&resolution) }
+            throw InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
+        }
+        switch scope.strategy {
+        case is Unscoped:
+            return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
+                        asyncPlan: unscoped, awaited: reason, ready: ready)
+        case is Singleton:
+            let storage = InstanceStorage(key)
+            let stored: Plan<Value> = { resolution in
+                if let value = storage.existing(as: Value.self) { return value }
+                return try synchronous(&resolution)
+            }
+            let build: AsyncPlan<Value> = { request in
+                // Awaiting the build this task is running would await for ever.
+                try AwaitedReentry.check(key, through: .singleton)
+                let dependency = request.withoutArguments
+                return try await storage.awaitInstance(request.injector.builds) {
+                    Transfer(try await unscoped(dependency))
+                }
+            }
+            return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
+                        asyncPlan: build, awaited: reason, ready: ready)
+        default:
+            throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
+        }
+    }
+
+    /// A closure binding that awaits.
+    static func awaitedClosure<Value>(
+        _ key: Key<Value>, location: SourceLocation, source: Source = .closure,
+        make: @escaping @Sendable (Resolver) async throws -> Value
+    ) -> Recipe {
+        Recipe(awaiting: key, source: source, location: location, awaitedBuild: { linker in
+            let rethrow = linker.rethrow
+            return { _ in
+                { section in
+                    let resolver = Resolver(injector: section.request.injector)
+                    do {
+                        return try await make(resolver)
+                    } catch {
+                        throw rethrow(error)
+                    }
+                }
+            }
+        })
+    }
+
+    /// A provider binding that awaits.
+    static func awaitedProvider<Value, P: AsyncProvider>(_ key: Key<Value>, location: SourceLocation, provider: P) -> Recipe
+    where P.Value == Value {
+        awaitedClosure(key, location: location, source: .provider) { resolver in try await provider.provide(resolver) }
+    }
+
+    /// The recipe of an ``Injectable`` type whose initializer is `async`: the initializer is
+    /// awaited, then its properties are set and `awakeFromInjection()` is called.
+    static func awaitedInjectable<T: Injectable>(
+        _ key: Key<T>, initializer: Initializer<T>,
+        asyncLink: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<T>>, properties: Properties<T>,
+        source: Source, scope: Scope, location: SourceLocation, problems: [InjectionError.Problem]
+    ) -> Recipe {
+        Recipe(awaiting: key, source: source, scope: scope, location: location,
+               dependencies: initializer.dependencies + properties.dependencies, problems: problems,
+               concreteType: T.self, buildLocation: initializer.location, awaitedBuild: { linker in
+            let make = try asyncLink(linker)
+            let setProperties = try properties.link(linker)
+            return { resolution in
+                let step = try make(&resolution)
+                return { section in
+                    var instance = try await step(section)
+                    if let setProperties {
+                        try section.run { resolution in try setProperties(&instance, &resolution) }
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
+        })
+    }
+}
+
+/// The keys being built with `await` in this task and the tasks it started, innermost last:
+/// asking for one of them again, from inside its own build, would otherwise await itself for
+/// ever.
+enum AwaitedReentry {
+    @TaskLocal static var active: [AnyKey] = []
+
+    /// Runs the build of `key`, which must not be running already.
+    nonisolated(nonsending)
+    static func enter<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
+        let active = active
+        try check(key, through: .request)
+        return try await $active.withValue(active + [key]) { try await body() }
+    }
+
+    /// Throws when `key` is being built in this task or one that started it.
+    static func check(_ key: AnyKey, through reentry: InjectionError.Problem.Reentry) throws {
+        if active.contains(key) {
+            throw InjectionError(.reentered(key: key, through: reentry), path: [key])
+        }
+    }
+}

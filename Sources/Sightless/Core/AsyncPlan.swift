@@ -1,0 +1,142 @@
+// The compiled way to produce a value that needs `await`. A node is built with `await` when its
+// own initializer, closure or provider is `async`, or when a dependency it builds at once (not
+// through a `Lazy` or `Factory`) is. Such a node keeps two plans:
+//
+// - its async plan awaits the node's awaited dependencies, concurrently, then runs the node's
+//   ordinary (synchronous) plan in a *section* where those dependencies' plans give the values
+//   just awaited, and finally awaits the node's own `async` build, if it has one;
+// - its synchronous plan gives the value awaited for it in the section of a consumer, and
+//   otherwise throws `needsAwait`: a synchronous request cannot await.
+//
+// A synchronous node has no async plan; an async request of it runs its synchronous plan.
+
+/// A compiled way to produce one value that needs `await`.
+typealias AsyncPlan<Value> = @Sendable (AsyncRequest) async throws -> Value
+
+/// The state an async plan is run with: the injector, and the dynamic arguments of the
+/// requested key (read only by the requested node's own section).
+struct AsyncRequest: Sendable {
+    let injector: Injector
+    let arguments: SharedArguments?
+
+    /// The request of a dependency: it brings no dynamic arguments.
+    var withoutArguments: AsyncRequest { AsyncRequest(injector: injector, arguments: nil) }
+}
+
+/// The values awaited for the dependencies of the node whose synchronous section runs, by key,
+/// in the order its plans read them.
+final class Prefetched {
+    /// Guarded by `lock`.
+    private var values: [AnyKey: [Transfer<Any>]]
+    private let lock = Lock()
+
+    init(_ values: [AnyKey: [Transfer<Any>]]) {
+        self.values = values
+    }
+
+    /// The section running in this task, if any.
+    @TaskLocal static var current: Prefetched?
+
+    /// Takes the next value awaited for `key`, if one is left and it is a `Value`.
+    func take<Value>(_ key: AnyKey, as type: Value.Type) -> Value? {
+        let next = lock.withLock { () -> Transfer<Any>? in
+            guard var queue = values[key], !queue.isEmpty else { return nil }
+            let first = queue.removeFirst()
+            values[key] = queue
+            return first
+        }
+        return next?.value as? Value
+    }
+}
+
+/// Runs the synchronous part of an awaited node: `body` sees the dependencies awaited for it.
+struct AsyncSection {
+    let request: AsyncRequest
+    let prefetched: Prefetched?
+
+    /// Runs `body` as a synchronous request of the injector, in which the plans of the awaited
+    /// dependencies give the values awaited for them.
+    func run<Result>(_ body: (inout Resolution) throws -> Result) throws -> Result {
+        var resolution = Resolution(injector: request.injector, arguments: request.arguments?.buffer)
+        defer { resolution.end() }
+        return try Prefetched.$current.withValue(prefetched) {
+            try body(&resolution)
+        }
+    }
+}
+
+/// What an `async` initializer, closure or provider links to: a synchronous plan that gathers
+/// the arguments, and returns the step that awaits the build.
+typealias AsyncBuild<Value> = (AsyncSection) async throws -> Value
+
+/// The plans of the awaited dependencies of one node, in the order its plans read them.
+struct AwaitedDependencies: Sendable {
+    let nodes: [AnyNode]
+
+    var isEmpty: Bool { nodes.isEmpty }
+
+    /// Awaits every dependency, at the same time; the failures of all of them are reported
+    /// together, each with its path from `key`.
+    func values(_ request: AsyncRequest, for key: AnyKey, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
+        guard !nodes.isEmpty else { return nil }
+        let dependency = request.withoutArguments
+        if nodes.count == 1 {
+            let node = nodes[0]
+            do {
+                return Prefetched([node.key: [try await node.awaitedValue(dependency)]])
+            } catch {
+                throw rethrow(error)
+            }
+        }
+        // Each branch writes its outcome into its own slot: no result crosses the group.
+        let outcomes = Outcomes(count: nodes.count)
+        await withTaskGroup(of: Void.self) { group in
+            for index in nodes.indices {
+                let node = nodes[index]
+                group.addTask {
+                    do {
+                        outcomes.set(index, .success(try await node.awaitedValue(dependency)))
+                    } catch {
+                        outcomes.set(index, .failure(error))
+                    }
+                }
+            }
+        }
+        let results = outcomes.all
+        var values: [AnyKey: [Transfer<Any>]] = [:]
+        var problems: [InjectionError.Problem] = []
+        for (node, result) in zip(nodes, results) {
+            switch result {
+            case .success(let value)?: values[node.key, default: []].append(value)
+            case .failure(let error)?: problems += rethrow(error).problems
+            case nil: break
+            }
+        }
+        if let error = InjectionError(problems: problems) { throw error }
+        return Prefetched(values)
+    }
+}
+
+extension Injector {
+    /// Runs an async plan outside the caller's isolation, handing its value back.
+    nonisolated func awaitPlan<Value>(_ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> Transfer<Value> {
+        Transfer(try await plan(request))
+    }
+}
+
+/// The outcomes of the branches of one `AwaitedDependencies.values`, one slot per branch.
+final class Outcomes {
+    /// Guarded by `lock`.
+    private var slots: [Result<Transfer<Any>, any Error>?]
+    private let lock = Lock()
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ outcome: Result<Transfer<Any>, any Error>) {
+        lock.withLock { slots[index] = outcome }
+    }
+
+    var all: [Result<Transfer<Any>, any Error>?] { lock.withLock { slots } }
+}

@@ -1,0 +1,65 @@
+extension Initializer {
+    /// Describes an `async` initializer or static factory whose arguments are all filled from
+    /// the bindings of their types. The type is then requested with `try await`.
+    ///
+    /// ```swift
+    /// final class Pool: Injectable {
+    ///     init(config: Config) async throws { … }   // opens its connections
+    ///     static let initializer = Initializer(Pool.init(config:))
+    /// }
+    ///
+    /// let pool = try await injector.instance(Pool.self)
+    /// ```
+    ///
+    /// Everything that builds the type at once (not through a `Lazy` or `Factory`) is built with
+    /// `await` too; a synchronous request of it throws an ``InjectionError`` of kind
+    /// ``InjectionError/Kind/needsAwait``.
+    public init<each Argument>(
+        _ make: @escaping @Sendable (repeat each Argument) async throws -> Instance,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        self.init(make, repeat Slot<each Argument>.inject, fileID: fileID, line: line)
+    }
+
+    /// Describes an `async` initializer or static factory with one ``Slot`` per argument:
+    /// `.inject`, `.named(_:)`, `.key(_:)` or `.dynamic`.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Session.open(pool:user:), .inject, .dynamic)
+    /// let session = try await injector.instance(Session.self, arguments: "ada")
+    /// ```
+    ///
+    /// The dependencies that need `await` themselves are awaited at the same time, before the
+    /// initializer is called.
+    public init<each Argument>(
+        _ make: @escaping @Sendable (repeat each Argument) async throws -> Instance,
+        _ slots: repeat Slot<each Argument>,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        let location = SourceLocation(fileID: fileID, line: line)
+        let dependencies = Self.dependencies(of: repeat each slots, location: location)
+        self.init(dependencies: dependencies, location: location) { linker in
+            let rethrow = linker.rethrow
+            return { _ in throw rethrow(InjectionError(.internalInconsistency(.argumentPlanType(expected: "an awaited build")))) }
+        }
+        self.asyncLink = { linker in
+            let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
+            let rethrow = linker.rethrow
+            return { resolution in
+                do {
+                    var cursor = PlanCursor(plans)
+                    let arguments = (repeat try cursor.next(&resolution, as: (each Argument).self))
+                    return { _ in
+                        do {
+                            return try await make(repeat each arguments)
+                        } catch {
+                            throw rethrow(error)
+                        }
+                    }
+                } catch {
+                    throw rethrow(error)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+// Awaited requests. They are named `instance` rather than `getInstance`: in async code, Swift
+// prefers an `async` overload of a name, so an async `getInstance` would turn every existing
+// synchronous `getInstance` call inside async code into a "needs await" compile error.
+
+extension Injector {
+    /// Builds an injector, awaiting the eager singletons that need `await`: those of different
+    /// dependencies are built at the same time, so start-up takes as long as the longest chain
+    /// of awaited builds, not their sum.
+    ///
+    /// ```swift
+    /// let injector = try await Injector.start(modules: [ServerModule()])
+    /// ```
+    ///
+    /// ``init(modules:overrides:)`` builds eager singletons synchronously, and reports one that
+    /// needs `await` as an error of kind ``InjectionError/Kind/needsAwait`` instead.
+    nonisolated(nonsending)
+    public static func start(modules: [any Module], overrides: [any Module] = []) async throws(InjectionError) -> Injector {
+        let (nodes, compilation) = try GraphCompilation.build(modules: modules, overrides: overrides, awaitsEagerValues: true)
+        let injector = Injector(nodes: nodes, compilation: compilation)
+        try await injector.awaitEagerValues()
+        return injector
+    }
+
+    /// Builds the eager values: the synchronous ones in order, then those that need `await`,
+    /// all at the same time.
+    func awaitEagerValues() async throws(InjectionError) {
+        guard let eager = graphCompilation?.eager, !eager.isEmpty else { return }
+        var problems: [InjectionError.Problem] = []
+        for node in eager where node.awaited == nil {
+            do throws(InjectionError) {
+                try node.prime(self)
+            } catch {
+                problems += error.problems
+            }
+        }
+        let awaited = eager.filter { $0.awaited != nil }
+        let request = AsyncRequest(injector: self, arguments: nil)
+        let failures = await withTaskGroup(of: [InjectionError.Problem].self) { group in
+            for node in awaited {
+                group.addTask {
+                    do {
+                        _ = try await node.awaitedValue(request)
+                        return []
+                    } catch {
+                        return InjectionError.request(error, key: node.key).problems
+                    }
+                }
+            }
+            var failures: [InjectionError.Problem] = []
+            for await problems in group { failures += problems }
+            return failures
+        }
+        if let error = InjectionError(problems: problems + failures) { throw error }
+    }
+
+    // MARK: - Requests
+
+    /// Builds, or finds, the value of a type, awaiting what needs `await`.
+    ///
+    /// ```swift
+    /// let pool = try await injector.instance(Pool.self)
+    /// ```
+    ///
+    /// A type that needs no `await` is built synchronously, as by ``getInstance(_:)-(Value.Type)``.
+    /// The dependencies of one initializer that need `await` are awaited at the same time, and
+    /// the failures of all of them are reported together.
+    nonisolated(nonsending)
+    public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
+        try await awaitedRequest(Value.self, name: nil)
+    }
+
+    /// Builds, or finds, the value of a key, awaiting what needs `await`.
+    ///
+    /// ```swift
+    /// let primary = try await injector.instance(Key<Pool>(named: "primary"))
+    /// ```
+    nonisolated(nonsending)
+    public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
+        try await awaitedRequest(Value.self, name: key.name)
+    }
+
+    /// Builds a value of a type that takes dynamic arguments, awaiting what needs `await`.
+    ///
+    /// ```swift
+    /// let session = try await injector.instance(Session.self, arguments: "ada")
+    /// ```
+    nonisolated(nonsending)
+    public func instance<Value, each Argument>(
+        _ type: Value.Type, arguments: repeat each Argument
+    ) async throws(InjectionError) -> Value {
+        try await awaitedRequest(Value.self, name: nil, arguments: repeat each arguments)
+    }
+
+    /// Builds a value of a key that takes dynamic arguments, awaiting what needs `await`.
+    ///
+    /// ```swift
+    /// let session = try await injector.instance(Key<Session>(named: "admin"), arguments: "ada")
+    /// ```
+    nonisolated(nonsending)
+    public func instance<Value, each Argument>(
+        _ key: Key<Value>, arguments: repeat each Argument
+    ) async throws(InjectionError) -> Value {
+        try await awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments)
+    }
+
+    /// An awaited request without dynamic arguments.
+    nonisolated(nonsending)
+    func awaitedRequest<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Value {
+        let key = AnyKey(type: Value.self, name: name)
+        if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
+        let node = try compiledNode(Value.self, name: name)
+        guard let plan = node.asyncPlan else { return try run(node) }
+        if let value = node.storage?.existing(as: Value.self) { return value }
+        guard node.signature == nil else {
+            throw argumentCountError(key, signature: node.signature, passed: [])
+        }
+        do {
+            return try await awaitPlan(plan, AsyncRequest(injector: self, arguments: nil)).value
+        } catch {
+            throw InjectionError.request(error, key: key)
+        }
+    }
+
+    /// An awaited request with dynamic arguments: they are placed in memory that lives until
+    /// the awaited plan returns.
+    nonisolated(nonsending)
+    func awaitedRequest<Value, each Argument>(
+        _ type: Value.Type, name: String?, arguments: repeat each Argument
+    ) async throws(InjectionError) -> Value {
+        let key = AnyKey(type: Value.self, name: name)
+        if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
+        let node = try compiledNode(Value.self, name: name)
+        guard let plan = node.asyncPlan else { return try run(node, key: key, arguments: repeat each arguments) }
+        let count = packCount(repeat each arguments)
+        guard let signature = node.signature else {
+            guard count == 0 else {
+                throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
+            }
+            return try await awaitedRequest(Value.self, name: name)
+        }
+        guard signature.slots.count == count else {
+            throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
+        }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
+        defer { base.deallocate() }
+        var placer = ArgumentPlacer(signature: signature, buffer: base, key: key)
+        defer { placer.destroyPlaced() }
+        repeat try placer.place(each arguments)
+        let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
+        do {
+            return try await awaitPlan(plan, request).value
+        } catch {
+            throw InjectionError.request(error, key: key)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+extension Lazy {
+    /// The value, built with `await` on first use and kept: the async form of ``get()``, for a
+    /// value that needs `await`.
+    ///
+    /// ```swift
+    /// final class Reports: Injectable {
+    ///     let pool: Lazy<Pool>
+    ///     init(pool: Lazy<Pool>) { self.pool = pool }
+    ///     static let initializer = Initializer(Reports.init(pool:))
+    ///
+    ///     func monthly() async throws -> Report { try await Report(pool: pool.value) }
+    /// }
+    /// ```
+    ///
+    /// Callers that await it at the same time wait for one build.
+    public var value: Value {
+        get async throws(InjectionError) {
+            if let value = storage.existing(as: Value.self) { return value }
+            guard let injector else {
+                throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
+            }
+            let node = try injector.compiledNode(Value.self, name: key.name)
+            guard let plan = node.asyncPlan else { return try get() }
+            if let value = node.storage?.existing(as: Value.self) { return value }
+            if injector.isShutDown.load(ordering: .relaxed) { throw injector.shutDownError(key) }
+            let storage = storage
+            let kept: AsyncPlan<Value> = { request in
+                try await storage.awaitInstance(request.injector.builds) { Transfer(try await plan(request)) }
+            }
+            do {
+                // A value that awaits a Lazy of itself while it is built would await for ever.
+                try AwaitedReentry.check(key, through: .request)
+                return try await injector.awaitPlan(kept, AsyncRequest(injector: injector, arguments: nil)).value
+            } catch {
+                throw InjectionError.request(error, key: key)
+            }
+        }
+    }
+}
