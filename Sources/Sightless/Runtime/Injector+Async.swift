@@ -21,6 +21,25 @@ extension Injector {
         return injector
     }
 
+    /// Builds an injector from modules, with the bindings `overrides` records replacing theirs,
+    /// awaiting the eager singletons that need `await`: the one-line way to swap a dependency in
+    /// a test of an app that starts asynchronously.
+    ///
+    /// ```swift
+    /// let injector = try await Injector.start(modules: [ServerModule()]) {
+    ///     $0.bind(NotesStore.self).to(instance: MemoryNotesStore())
+    /// }
+    /// ```
+    nonisolated(nonsending)
+    public static func start(modules: [any Module], overriding overrides: (Binder) -> Void) async throws(InjectionError) -> Injector {
+        let (nodes, compilation) = try withoutActuallyEscaping(overrides) { (overrides) throws(InjectionError) in
+            try GraphCompilation.build(modules: modules, overrides: [RecordingModule(record: overrides)], awaitsEagerValues: true)
+        }
+        let injector = Injector(nodes: nodes, compilation: compilation)
+        try await injector.awaitEagerValues()
+        return injector
+    }
+
     /// Builds the eager values: the synchronous ones in order, then those that need `await`,
     /// all at the same time.
     func awaitEagerValues() async throws(InjectionError) {

@@ -79,6 +79,20 @@ struct ConcurrentAsyncDependencyTests {
         _ = try started.getInstance(Cache.self)
     }
 
+    @Test("Injector.start with overrides in place replaces a binding that needs await, validated like a module's")
+    func startOverriding() async throws {
+        let fake = try await DatabasePool(url: "fake")
+        let injector = try await Injector.start(modules: [slowBindings(scope: .eagerSingleton, failing: true)]) {
+            $0.bind(DatabasePool.self).to(instance: fake)
+            $0.bind(Cache.self).to(instance: Cache())
+        }
+        #expect(try injector.getInstance(DatabasePool.self) === fake)
+        let error = await #expect(throws: InjectionError.self) {
+            _ = try await Injector.start(modules: []) { $0.bind(Dashboard.self) }
+        }
+        #expect(error?.kind == .missingBinding)
+    }
+
     @Test("Injector.start reports the failures of eager async singletons together")
     func eagerStartFailures() async throws {
         let error = await #expect(throws: InjectionError.self) {

@@ -10,25 +10,25 @@ public struct NotesServer: Sendable {
     /// A child per request, made with the request's author.
     public let requests: ChildTemplate<Author>
 
-    /// Builds the server's graph and validates it, with the handler every request will need:
-    /// a missing binding stops the server here, before it serves anything.
+    /// Builds the server's graph and validates it, with the handler every request will need,
+    /// and opens the store: a missing binding, or a store that cannot be opened, stops the
+    /// server here, before it serves anything.
     ///
     /// `overrides` replaces bindings of the server's module, in one line, as a test does:
     /// `try await NotesServer(storePath: "") { $0.bind((any NotesStore).self).to(instance: MemoryNotesStore()) }`.
     public init(storePath: String, overrides: (Binder) -> Void = { _ in }) async throws {
-        let store = try await FileNotesStore.open(at: storePath)
-        injector = try Injector(modules: [ServerModule(store: store)], overriding: overrides)
+        injector = try await Injector.start(modules: [ServerModule(storePath: storePath)], overriding: overrides)
         requests = try injector.childTemplate(providing: Author.self) { binder in
             binder.entryPoint(NotesHandler.self)
         }
     }
 
     /// The handler of one request, from a child made with the request's author.
-    func handler(for request: Request) throws -> NotesHandler {
+    func handler(for request: Request) async throws -> NotesHandler {
         guard let name = request.headers[.author], !name.isEmpty else {
             throw HTTPError(.unauthorized, message: "Say who you are in the X-Author header.")
         }
-        return try requests.child(Author(name: name)).getInstance(NotesHandler.self)
+        return try await requests.child(Author(name: name)).instance(NotesHandler.self)
     }
 
     /// The application: `GET /notes` lists the author's notes, `POST /notes` adds one.
@@ -47,11 +47,10 @@ public struct NotesServer: Sendable {
         return Application(router: router, configuration: configuration, logger: Logger(label: "notes-server"))
     }
 
-    /// Stops the server's values: closes what the injector keeps and writes the store.
+    /// Stops the server's values: closes what the injector keeps, newest first, the store
+    /// (which writes its file) among them.
     public func shutDown() async throws {
-        let store = try injector.getInstance((any NotesStore).self)
-        try injector.shutDown()
-        try await (store as? FileNotesStore)?.save()
+        try await injector.awaitShutDown()
     }
 }
 

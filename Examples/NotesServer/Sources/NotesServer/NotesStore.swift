@@ -26,8 +26,9 @@ public actor MemoryNotesStore: NotesStore {
     }
 }
 
-/// Keeps notes in a JSON file: read when the store opens, written when it closes.
-public actor FileNotesStore: NotesStore {
+/// Keeps notes in a JSON file: read when the store opens, written when the server's injector
+/// shuts down.
+public actor FileNotesStore: NotesStore, AsyncClosable {
     private let url: URL
     private var stored: [Note]
     private var isDirty = false
@@ -53,6 +54,11 @@ public actor FileNotesStore: NotesStore {
         stored.append(note)
         isDirty = true
         return note
+    }
+
+    /// Writes the notes back: called once when the server's injector shuts down.
+    public func close() async throws {
+        try save()
     }
 
     /// Writes the notes back, if any was added.

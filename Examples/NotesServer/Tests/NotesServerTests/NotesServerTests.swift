@@ -88,6 +88,13 @@ struct NotesServerTests {
         #expect(error?.kind == .missingBinding)
     }
 
+    @Test("a store file that cannot be read stops the server at start-up")
+    func unreadableStoreAtStartUp() async throws {
+        let directory = FileManager.default.temporaryDirectory.path   // a folder, not a JSON file
+        let error = await #expect(throws: InjectionError.self) { _ = try await NotesServer(storePath: directory) }
+        #expect(error?.kind == .initializerFailed)
+    }
+
     @Test("notes added before shutdown are in the store's file after it")
     func shutdownSavesTheFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString).json").path
