@@ -336,4 +336,30 @@ struct ChildTemplateTests {
         }
         #expect(recorder.closed.withLock { $0 }.sorted() == (0..<4).map { "connection of \($0)" })
     }
+
+    @Test("a template's singleton that needs await is one per child, awaited once, and closed by the child's awaitShutDown")
+    func awaitedSingletonPerChild() async throws {
+        final class Transaction: AsyncClosable, Sendable {
+            let user: String
+            let closed = Mutex(false)
+            init(user: String) async {
+                await Task.yield()
+                self.user = user
+            }
+            func close() async throws { closed.withLock { $0 = true } }
+        }
+        let requests = try Injector(modules: []).childTemplate(providing: Templated.User.self) { binder in
+            binder.bind(Transaction.self).to { resolver in
+                await Transaction(user: try resolver.getInstance(Templated.User.self).name)
+            }.in(.singleton)
+        }
+        let first = try requests.child(Templated.User(name: "ada"))
+        let second = try requests.child(Templated.User(name: "grace"))
+        let transaction = try await first.instance(Transaction.self)
+        #expect(transaction === (try await first.instance(Transaction.self)))
+        #expect(transaction.user == "ada")
+        #expect(try await second.instance(Transaction.self).user == "grace")
+        try await first.awaitShutDown()
+        #expect(transaction.closed.withLock { $0 })
+    }
 }

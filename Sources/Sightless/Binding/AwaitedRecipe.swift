@@ -94,6 +94,29 @@ extension Recipe {
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, ready: ready)
+        case let perChild as PerChildScope where perChild.declared.strategy is Singleton:
+            // A child template's singleton: one storage per child, awaited like any singleton.
+            let slot = ObjectIdentifier(ScopeSlot())
+            let owner = perChild.owner
+            let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
+                guard let state = injector.childState(of: owner) else {
+                    throw InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
+                }
+                return state.storage(for: slot, key: key)
+            }
+            let stored: Plan<Value> = { resolution in
+                if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
+                return try synchronous(&resolution)
+            }
+            let build: AsyncPlan<Value> = { request in
+                try AwaitedReentry.check(key, through: .singleton)
+                let dependency = request.withoutArguments
+                return try await storage(request.injector).awaitInstance(request.injector.builds) {
+                    Transfer(try await unscoped(dependency))
+                }
+            }
+            return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
+                        asyncPlan: build, awaited: reason, ready: ready)
         default:
             throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }

@@ -55,6 +55,11 @@ final class ChildState {
         scoped.get().provision(for: slot, make: make)
     }
 
+    /// This child's storage for the singleton whose node has identity `slot`, made on first use.
+    func storage(for slot: ObjectIdentifier, key: AnyKey) -> InstanceStorage {
+        scoped.get().storage(for: slot, key: key)
+    }
+
     /// The storages this child's scopes keep instances in.
     var keptStorages: [InstanceStorage] { scoped.existing?.storages ?? [] }
 }
@@ -73,6 +78,16 @@ final class ScopedProvisions {
             provisions[slot] = ProvisionBox(made)
             if let storage = made.storage { kept.append(storage) }
             return made
+        }
+    }
+
+    func storage(for slot: ObjectIdentifier, key: AnyKey) -> InstanceStorage {
+        lock.withLock {
+            if let storage = provisions[slot] as? InstanceStorage { return storage }
+            let storage = InstanceStorage(key)
+            provisions[slot] = storage
+            kept.append(storage)
+            return storage
         }
     }
 
