@@ -63,6 +63,9 @@ public struct InjectionError: Error, CustomStringConvertible {
         case injectorReleased = "injector released"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
+        /// A declaration that changes nothing: an override that replaces no binding, a decorator
+        /// of a key nothing binds, a contextual binding no consumer uses.
+        case unusedDeclaration = "unused declaration"
         /// A check inside Sightless failed; the request stopped instead of going on with wrong
         /// assumptions. Please report it.
         case internalInconsistency = "internal inconsistency"
@@ -97,6 +100,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .tooDeep: "tooDeep"
             case .injectorReleased: "injectorReleased"
             case .closeFailed: "closeFailed"
+            case .unusedDeclaration: "unusedDeclaration"
             case .internalInconsistency: "internalInconsistency"
             }
         }

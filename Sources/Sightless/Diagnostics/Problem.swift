@@ -211,6 +211,10 @@ extension InjectionError.Problem {
         /// Closing `key`'s value at shutdown threw `error` (the error itself is
         /// ``InjectionError/Problem/underlying``).
         case closeFailed(key: AnyKey, error: String)
+        /// An override of `key` (at `location`) replaces no binding: neither the modules nor a
+        /// parent bind `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of
+        /// the same type under other names.
+        case overrideReplacesNothing(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -270,6 +274,7 @@ extension InjectionError.Problem.Detail {
         case .tooDeep: .tooDeep
         case .injectorReleased, .injectorShutDown: .injectorReleased
         case .closeFailed: .closeFailed
+        case .overrideReplacesNothing: .unusedDeclaration
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -287,7 +292,7 @@ extension InjectionError.Problem.Detail {
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .closeFailed(let key, _):
+             .injectorShutDown(let key), .closeFailed(let key, _), .overrideReplacesNothing(let key, _, _):
             key
         case .cycle(let keys): keys.first
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target

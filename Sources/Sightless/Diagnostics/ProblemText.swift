@@ -96,6 +96,12 @@ enum ProblemText {
             return "\(key) was requested from an injector that was shut down."
         case .closeFailed(let key, let error):
             return "Closing \(key) threw: \(error)"
+        case .overrideReplacesNothing(let key, _, let nearMisses):
+            var message = "The override of \(key) replaces no binding: nothing else binds \(key)."
+            if !nearMisses.isEmpty {
+                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
+            }
+            return message
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -173,6 +179,10 @@ enum ProblemText {
             return "Request values before shutDown(), or from another injector (a new child, say)."
         case .closeFailed(let key, _):
             return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
+        case .overrideReplacesNothing(_, _, let nearMisses):
+            return nearMisses.isEmpty
+                ? "Override a key the modules bind (check its type and name), or move the binding from overrides: to modules: if it adds a key."
+                : "Override one of the keys that are bound (check the name), or move the binding from overrides: to modules: if it adds a key."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

@@ -18,6 +18,11 @@ final class GraphCompilation: Compilation {
             nodes.node(for: key) ?? compilation.parent?.node(for: key)
         }
 
+        /// Every key the parent (and its parents) bind.
+        var boundKeys: [AnyKey] {
+            Array(compilation.bindings.keys) + (compilation.parent?.boundKeys ?? [])
+        }
+
         /// Whether the parent (or one of its parents) binds `key`.
         func binds(_ key: AnyKey) -> Bool {
             compilation.bindings[key] != nil || compilation.parent?.binds(key) == true
@@ -59,6 +64,14 @@ final class GraphCompilation: Compilation {
                     .boundByParent(key: recipe.key, location: recipe.location), path: [recipe.key], location: recipe.location))
             }
         }
+        let moduleKeys = Set(moduleBinder.recipes.map(\.key))
+        let unmatched = UnmatchedOverrideRule(
+            isBound: { key in
+                moduleKeys.contains(key) || key == Recipe.injectorKey
+                    || parent?.binds(key) == true || parent?.node(for: key) != nil
+            },
+            bound: Array(moduleKeys) + (parent?.boundKeys ?? [])
+        ).check(overrideBinder.recipes)
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
         var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
@@ -72,7 +85,7 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate()) {
+        if let error = InjectionError(problems: merged.problems + shadowing + unmatched + unbuildable + compiler.validate()) {
             throw error
         }
         let linked = try compiler.link()

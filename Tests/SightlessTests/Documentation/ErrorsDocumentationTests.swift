@@ -126,6 +126,12 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let injector = try Injector(Bindings { $0.bind(Examples.Connection.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
         _ = try injector.getInstance(Examples.Connection.self)
         return caught { try injector.shutDown() }
+    case .unusedDeclaration:
+        return caught {
+            _ = try Injector(
+                modules: [Bindings { $0.bind(Key<String>(named: "endpoint"), fileID: "App/AppModule.swift", line: 6).to(instance: "https://example.com") }],
+                overrides: [Bindings { $0.bind(Key<String>(named: "endpiont"), fileID: "AppTests/FakeNetwork.swift", line: 4).to(instance: "http://localhost") }])
+        }
     case .internalInconsistency:
         // Nothing a user writes produces it: it reports a broken invariant inside Sightless.
         return nil
