@@ -30,9 +30,32 @@ public final class Binder {
 
     private var entries: [Entry] = []
     private var entryPoints: [Element] = []
+    /// The elements other than bindings and entry points (decorators, observers, …), in order.
+    private var others: [Element] = []
 
-    /// The recorded elements: the bindings in order, then the entry points in order.
-    var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints }
+    /// The recorded elements: the bindings in order, then the entry points, then the others.
+    var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints + others }
+
+    /// The recorded decorators, in declaration order.
+    var decorators: [Decorator] {
+        others.compactMap { element in
+            if case .decorator(let decorator) = element { return decorator }
+            return nil
+        }
+    }
+
+    /// The recorded observers, in declaration order.
+    var observers: [@Sendable (InstanceEvent) -> Void] {
+        others.compactMap { element in
+            if case .observer(let callback) = element { return callback }
+            return nil
+        }
+    }
+
+    /// Records an element other than a binding or an entry point.
+    func record(_ element: Element) {
+        others.append(element)
+    }
 
     /// The recorded bindings, in order.
     var recipes: [Recipe] { entries.map(\.recipe) }

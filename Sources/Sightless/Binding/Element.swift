@@ -10,12 +10,16 @@ enum Element: Sendable {
     /// A key the app will request: validated, compiled and drawn with the rest of the graph
     /// when the injector is built.
     case entryPoint(AnyKey, SourceLocation)
+    /// A function wrapping every value of a key.
+    case decorator(Decorator)
+    /// A callback for every instance the injector builds.
+    case observer(@Sendable (InstanceEvent) -> Void)
 
     /// The binding this element records, if it is one.
     var recipe: Recipe? {
         switch self {
         case .binding(let recipe): recipe
-        case .entryPoint: nil
+        default: nil
         }
     }
 }

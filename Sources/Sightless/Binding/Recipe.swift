@@ -17,6 +17,15 @@ struct Recipe: Sendable {
         case incomplete
         /// A requested `T?`, `Lazy<T>` or `Factory<T, …>` that no binding provides.
         case wrapper
+
+        /// Whether a node of this source builds its values (rather than hands out a value it
+        /// was given, or another key's): what observers are told about.
+        var buildsValues: Bool {
+            switch self {
+            case .closure, .provider, .initializer, .type: true
+            case .instance, .alias, .injector, .incomplete, .wrapper: false
+            }
+        }
     }
 
     let key: AnyKey
@@ -58,8 +67,15 @@ struct Recipe: Sendable {
         self.problems = problems
         self.concreteType = concreteType
         self.accepts = { type in valuesOf(type, areValuesOf: Value.self) }
+        let reported = source.buildsValues
         self.makeNode = { linker, scope in
-            let unscoped = Provision(key: erased, plan: try build(linker), storage: nil)
+            var plan = try build(linker)
+            // Decorators and observers work on the unscoped plan, so that a scope keeps the
+            // decorated value, and builds (not reads) are observed. Without them, the plan is
+            // the one built above.
+            for decorator in linker.decorators { plan = try decorator.decorate(plan) }
+            if reported, let observers = linker.observers { plan = observers.observe(plan, key: erased, scope: scope) }
+            let unscoped = Provision(key: erased, plan: plan, storage: nil)
             return Node<Value>(scope.scope(unscoped), signature: linker.dynamicSignature)
         }
     }
@@ -77,6 +93,10 @@ struct Recipe: Sendable {
 protocol LinkingNode {
     /// The dynamic arguments the node's plans read (or, for an alias, those of its target).
     var dynamicSignature: DynamicSignature? { get }
+    /// The decorators of the node's key, in the order they apply.
+    var decorators: [Decorator] { get }
+    /// The injector's observers, or `nil` when it has none.
+    var observers: InstanceObservers? { get }
 }
 
 // MARK: - The kinds of recipe

@@ -215,6 +215,10 @@ extension InjectionError.Problem {
         /// parent bind `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of
         /// the same type under other names.
         case overrideReplacesNothing(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
+        /// A decorator of `key` (at `location`) wraps nothing: this injector does not bind
+        /// `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of the same type
+        /// under other names.
+        case decoratorWithoutBinding(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -274,7 +278,7 @@ extension InjectionError.Problem.Detail {
         case .tooDeep: .tooDeep
         case .injectorReleased, .injectorShutDown: .injectorReleased
         case .closeFailed: .closeFailed
-        case .overrideReplacesNothing: .unusedDeclaration
+        case .overrideReplacesNothing, .decoratorWithoutBinding: .unusedDeclaration
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -292,7 +296,8 @@ extension InjectionError.Problem.Detail {
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .closeFailed(let key, _), .overrideReplacesNothing(let key, _, _):
+             .injectorShutDown(let key), .closeFailed(let key, _), .overrideReplacesNothing(let key, _, _),
+             .decoratorWithoutBinding(let key, _, _):
             key
         case .cycle(let keys): keys.first
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target

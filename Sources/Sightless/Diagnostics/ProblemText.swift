@@ -102,6 +102,12 @@ enum ProblemText {
                 message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
             }
             return message
+        case .decoratorWithoutBinding(let key, _, let nearMisses):
+            var message = "The decorator of \(key) wraps nothing: this injector does not bind \(key)."
+            if !nearMisses.isEmpty {
+                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
+            }
+            return message
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -183,6 +189,8 @@ enum ProblemText {
             return nearMisses.isEmpty
                 ? "Override a key the modules bind (check its type and name), or move the binding from overrides: to modules: if it adds a key."
                 : "Override one of the keys that are bound (check the name), or move the binding from overrides: to modules: if it adds a key."
+        case .decoratorWithoutBinding(let key, _, _):
+            return "Bind \(key) in this injector's modules, or decorate a key that is bound (check its type and name)."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

@@ -7,6 +7,10 @@ final class GraphCompilation: Compilation {
     let eager: [AnyNode]
     /// For a child injector, where its parent's nodes are found.
     let parent: Parent?
+    /// The decorators of each decorated key, in the order they apply.
+    let decorators: [AnyKey: [Decorator]]
+    /// The observers of this injector and of its parents, or `nil` when there are none.
+    let observers: InstanceObservers?
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -29,11 +33,16 @@ final class GraphCompilation: Compilation {
         }
     }
 
-    private init(bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?) {
+    private init(
+        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?,
+        decorators: [AnyKey: [Decorator]], observers: InstanceObservers?
+    ) {
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
         self.parent = parent
+        self.decorators = decorators
+        self.observers = observers
     }
 
     /// A node this injector does not compile itself: its parent's, unless this injector binds
@@ -72,11 +81,20 @@ final class GraphCompilation: Compilation {
             },
             bound: Array(moduleKeys) + (parent?.boundKeys ?? [])
         ).check(overrideBinder.recipes)
+        let allDecorators = moduleBinder.decorators + overrideBinder.decorators
+        let undecorated = UnboundDecoratorRule(
+            isBound: { key in merged.bindings[key] != nil }, bound: Array(merged.bindings.keys)
+        ).check(allDecorators)
+        let decorators = Dictionary(grouping: allDecorators, by: \.key)
+        let callbacks = moduleBinder.observers + overrideBinder.observers + (parent?.compilation.observers?.callbacks ?? [])
+        let observers = callbacks.isEmpty ? nil : InstanceObservers(callbacks)
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
         var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
         }, inherited: { _ in true })
+        compiler.decorators = decorators
+        compiler.observers = observers
         for key in merged.order { compiler.addRoot(key) }
         var unbuildable: [InjectionError.Problem] = []
         var reported: Set<AnyKey> = []
@@ -85,7 +103,7 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + unmatched + unbuildable + compiler.validate()) {
+        if let error = InjectionError(problems: merged.problems + shadowing + unmatched + undecorated + unbuildable + compiler.validate()) {
             throw error
         }
         let linked = try compiler.link()
@@ -94,14 +112,19 @@ final class GraphCompilation: Compilation {
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
-        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent))
+        return (nodes, GraphCompilation(
+            bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
+            decorators: decorators, observers: observers))
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
     /// and what its parent has.
     private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
-        GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
-                      inherited: { node in self.parent?.node(for: node.key) === node })
+        var compiler = GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
+                                     inherited: { node in self.parent?.node(for: node.key) === node })
+        compiler.decorators = decorators
+        compiler.observers = observers
+        return compiler
     }
 
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {

@@ -12,6 +12,10 @@ struct GraphCompiler {
     /// Whether an existing node is a parent injector's.
     private let inherited: (AnyNode) -> Bool
     private var pending: [Int] = []
+    /// The decorators of each decorated key, applied when its node is linked.
+    var decorators: [AnyKey: [Decorator]] = [:]
+    /// The injector's observers, wrapped around every node that builds values.
+    var observers: InstanceObservers?
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -55,7 +59,8 @@ struct GraphCompiler {
     /// Links every new node, dependencies first. Call only on a graph that validated.
     /// - Returns: the nodes by key, and in the order they were linked.
     func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
-        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys))
+        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys), decorators: decorators,
+                                 observers: observers)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
         for start in graph.nodes.indices where state[start] == 0 {
@@ -151,10 +156,18 @@ final class LinkedNodes {
     let existing: (AnyKey) -> AnyNode?
     /// Every key of the graph being linked, linked yet or not.
     let planned: Set<AnyKey>
+    /// The decorators of each decorated key, in the order they apply.
+    let decorators: [AnyKey: [Decorator]]
+    let observers: InstanceObservers?
 
-    init(existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>) {
+    init(
+        existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>,
+        decorators: [AnyKey: [Decorator]] = [:], observers: InstanceObservers? = nil
+    ) {
         self.existing = existing
         self.planned = planned
+        self.decorators = decorators
+        self.observers = observers
     }
 
     func node(for key: AnyKey) -> AnyNode? {

@@ -15,6 +15,10 @@ final class Linker: Linking, LinkingNode {
 
     var dynamicSignature: DynamicSignature? { inherited ?? arguments.build() }
 
+    var decorators: [Decorator] { nodes.decorators[key] ?? [] }
+
+    var observers: InstanceObservers? { nodes.observers }
+
     var rethrow: @Sendable (any Error) -> InjectionError {
         let key = key, location = location
         return { error in InjectionError.wrap(error, at: key, location: location) }

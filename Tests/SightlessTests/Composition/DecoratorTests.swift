@@ -1,0 +1,224 @@
+import Sightless
+import Synchronization
+import Testing
+
+private final class LoggingApi: Api {
+    let wrapped: any Api
+    let tag: String
+    init(wrapping wrapped: any Api, tag: String = "logging") { self.wrapped = wrapped; self.tag = tag }
+    var name: String { "\(tag)(\(wrapped.name))" }
+}
+
+private final class ApiUser: Injectable {
+    let api: any Api
+    init(api: any Api) { self.api = api }
+    static let initializer = Initializer(ApiUser.init(api:))
+}
+
+@Suite("Decorators")
+struct DecoratorTests {
+    @Test("a decorator wraps the value of the key it decorates")
+    func wrapsValue() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { api, _ in LoggingApi(wrapping: api) }
+        })
+        #expect(try injector.getInstance((any Api).self).name == "logging(http)")
+    }
+
+    @Test("a dependency receives the decorated value")
+    func dependencyDecorated() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { api, _ in LoggingApi(wrapping: api) }
+        })
+        #expect(try injector.getInstance(ApiUser.self).api.name == "logging(http)")
+    }
+
+    @Test("decorators apply in declaration order, the first innermost")
+    func declarationOrder() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { api, _ in LoggingApi(wrapping: api, tag: "first") }
+            binder.decorate((any Api).self) { api, _ in LoggingApi(wrapping: api, tag: "second") }
+        })
+        #expect(try injector.getInstance((any Api).self).name == "second(first(http))")
+    }
+
+    @Test("a decorator wraps an override's value")
+    func wrapsOverride() throws {
+        let injector = try Injector(
+            modules: [Bindings { binder in
+                binder.bind((any Api).self).to(HttpApi.self)
+                binder.decorate((any Api).self) { api, _ in LoggingApi(wrapping: api) }
+            }],
+            overrides: [Bindings { $0.bind((any Api).self).to { _ in FakeApi() } }])
+        #expect(try injector.getInstance((any Api).self).name == "logging(fake)")
+    }
+
+    @Test("a singleton is decorated once")
+    func singletonDecoratedOnce() throws {
+        let calls = Atomic<Int>(0)
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self).in(.singleton)
+            binder.decorate((any Api).self) { api, _ in
+                calls.add(1, ordering: .relaxed)
+                return LoggingApi(wrapping: api)
+            }
+        })
+        let first = try injector.getInstance((any Api).self)
+        let second = try injector.getInstance((any Api).self)
+        #expect(first === second)
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("an unscoped key is decorated on every request")
+    func unscopedDecoratedEachTime() throws {
+        let calls = Atomic<Int>(0)
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { api, _ in
+                calls.add(1, ordering: .relaxed)
+                return api
+            }
+        })
+        _ = try injector.getInstance((any Api).self)
+        _ = try injector.getInstance((any Api).self)
+        #expect(calls.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("a decorator resolves other keys through its resolver")
+    func resolvesThroughResolver() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.bind(Key<String>(named: "tag")).to(instance: "traced")
+            binder.decorate((any Api).self) { api, resolver in
+                LoggingApi(wrapping: api, tag: try resolver.getInstance(Key<String>(named: "tag")))
+            }
+        })
+        #expect(try injector.getInstance((any Api).self).name == "traced(http)")
+    }
+
+    @Test("a decorator asking for the key it decorates is a cycle, not a crash")
+    func selfRequestIsCycle() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { _, resolver in try resolver.getInstance((any Api).self) }
+        })
+        let error = try #require(throws: InjectionError.self) { try injector.getInstance((any Api).self) }
+        #expect(error.kind == .cyclicDependency)
+    }
+
+    @Test("a decorator that throws fails the request with its error and location")
+    func throwingDecorator() throws {
+        struct Refused: Error {}
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self, fileID: "App/Logging.swift", line: 3) { _, _ in throw Refused() }
+        })
+        let error = try #require(throws: InjectionError.self) { try injector.getInstance((any Api).self) }
+        #expect(error.kind == .initializerFailed)
+        #expect(error.problems.first?.location == SourceLocation(fileID: "App/Logging.swift", line: 3))
+    }
+
+    @Test("an Injectable type with no binding can be decorated")
+    func decoratesJustInTimeType() throws {
+        let calls = Atomic<Int>(0)
+        let injector = try Injector(Bindings { binder in
+            binder.decorate(Garage.self) { garage, _ in
+                calls.add(1, ordering: .relaxed)
+                return garage
+            }
+        })
+        _ = try injector.getInstance(Garage.self)
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a decorator of a key nothing binds is an unused declaration naming near misses")
+    func decoratorOfUnboundKey() throws {
+        let error = try #require(throws: InjectionError.self) {
+            try Injector(Bindings { binder in
+                binder.bind(Key<String>(named: "greeting")).to(instance: "hi")
+                binder.decorate(Key<String>(named: "greting")) { text, _ in text }
+            })
+        }
+        guard case .decoratorWithoutBinding(let key, _, let nearMisses) = error.problems.first?.detail else {
+            Issue.record("expected a decorator without binding, got \(error)")
+            return
+        }
+        #expect(key == Key<String>(named: "greting").erased)
+        #expect(nearMisses == [Key<String>(named: "greeting").erased])
+    }
+
+    @Test("the graph export and explain show where a key is decorated")
+    func exportShowsDecorators() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self, fileID: "App/Logging.swift", line: 3) { api, _ in api }
+        })
+        #expect(injector.exportGraph(as: .text).contains("Api — unscoped, alias, decorated at App/Logging.swift:3"))
+        #expect(try injector.explain((any Api).self).hasPrefix("Api — unscoped, alias, decorated at App/Logging.swift:3"))
+    }
+}
+
+@Suite("Observers")
+struct ObserverTests {
+    @Test("an observer hears of every instance built, with its dependency path")
+    func reportsEveryBuild() throws {
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        _ = try injector.getInstance(ApiUser.self)
+        let paths = events.withLock { $0.map { $0.path.map(\.typeName) } }
+        #expect(paths == [["ApiUser", "HttpApi"], ["ApiUser"]])
+    }
+
+    @Test("an observer hears of a singleton once")
+    func singletonOnce() throws {
+        let count = Atomic<Int>(0)
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Garage.self).in(.singleton)
+            binder.observe { _ in count.add(1, ordering: .relaxed) }
+        })
+        _ = try injector.getInstance(Garage.self)
+        _ = try injector.getInstance(Garage.self)
+        #expect(count.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("an event carries the key's scope")
+    func carriesScope() throws {
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Garage.self).in(.singleton)
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        _ = try injector.getInstance(Garage.self)
+        #expect(events.withLock { $0.map(\.scope) } == [.singleton])
+    }
+
+    @Test("a child's builds are reported to its parent's observers")
+    func childReportsToParent() throws {
+        let count = Atomic<Int>(0)
+        let parent = try Injector(Bindings { $0.observe { _ in count.add(1, ordering: .relaxed) } })
+        let child = try parent.child { $0.bind(Garage.self) }
+        _ = try child.getInstance(Garage.self)
+        #expect(count.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("builds requested from two threads are each reported with their own path")
+    func twoThreads() throws {
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        race(threads: 2) { _ in
+            for _ in 0..<200 { _ = try? injector.getInstance(ApiUser.self) }
+        }
+        let all = events.withLock { $0 }
+        #expect(all.count == 800)
+        #expect(all.allSatisfy { $0.path.first?.typeName == "ApiUser" })
+    }
+}
