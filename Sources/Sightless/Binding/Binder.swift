@@ -44,6 +44,18 @@ public final class Binder {
         }
     }
 
+    /// The recorded contributions to collections, in declaration order.
+    var contributions: [Contribution] {
+        others.compactMap { element in
+            if case .contribution(let contribution) = element { return contribution }
+            return nil
+        }
+    }
+
+    /// Whether this binder records override modules: their contributions add to (or, in a map,
+    /// replace entries of) the modules' collections.
+    var isRecordingOverrides = false
+
     /// The recorded observers, in declaration order.
     var observers: [@Sendable (InstanceEvent) -> Void] {
         others.compactMap { element in

@@ -12,6 +12,8 @@ enum Element: Sendable {
     case entryPoint(AnyKey, SourceLocation)
     /// A function wrapping every value of a key.
     case decorator(Decorator)
+    /// An element added to an array, a set or a map that several modules contribute to.
+    case contribution(Contribution)
     /// A callback for every instance the injector builds.
     case observer(@Sendable (InstanceEvent) -> Void)
 

@@ -17,12 +17,14 @@ struct Recipe: Sendable {
         case incomplete
         /// A requested `T?`, `Lazy<T>` or `Factory<T, …>` that no binding provides.
         case wrapper
+        /// An array, set or map gathered from the contributions of modules.
+        case collection
 
         /// Whether a node of this source builds its values (rather than hands out a value it
         /// was given, or another key's): what observers are told about.
         var buildsValues: Bool {
             switch self {
-            case .closure, .provider, .initializer, .type: true
+            case .closure, .provider, .initializer, .type, .collection: true
             case .instance, .alias, .injector, .incomplete, .wrapper: false
             }
         }

@@ -158,6 +158,9 @@ extension InjectionError.Problem {
         case reentered(key: AnyKey, through: Reentry)
         /// `key` is bound twice, at `first` and at `second`.
         case boundTwice(key: AnyKey, first: SourceLocation?, second: SourceLocation?, amongOverrides: Bool)
+        /// Two contributions to the map `collection` have the same key, `entry` (as Swift writes
+        /// it), at `first` and at `second`.
+        case contributedTwice(collection: AnyKey, entry: String, first: SourceLocation?, second: SourceLocation?)
         /// `key` is bound by the injector itself (`Injector`) and cannot be bound again.
         case reservedKey(AnyKey)
         /// A child injector's module binds `key` (at `location`), which its parent binds: a
@@ -265,7 +268,7 @@ extension InjectionError.Problem.Detail {
         case .missingBinding: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .reentered: .cyclicDependency
-        case .boundTwice, .reservedKey, .boundByParent: .duplicateBinding
+        case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
         case .scopedWithArguments, .captiveDependency: .scopeConflict
@@ -300,6 +303,7 @@ extension InjectionError.Problem.Detail {
              .decoratorWithoutBinding(let key, _, _):
             key
         case .cycle(let keys): keys.first
+        case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):
             switch inconsistency {

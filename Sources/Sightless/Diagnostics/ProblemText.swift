@@ -47,6 +47,8 @@ enum ProblemText {
             return "\(key) is being built by another thread that waits for something this thread is building: they need each other."
         case .boundTwice(let key, let first, let second, let amongOverrides):
             return "\(key) is bound twice\(amongOverrides ? " among the overrides" : ""): at \(place(first)) and at \(place(second))."
+        case .contributedTwice(let collection, let entry, let first, let second):
+            return "\(collection) has two contributions for the key \(entry): at \(place(first)) and at \(place(second))."
         case .reservedKey(let key):
             return "\(key) is always bound to the injector itself."
         case .boundByParent(let key, _):
@@ -141,6 +143,8 @@ enum ProblemText {
             return amongOverrides
                 ? "Keep one of the two override bindings."
                 : "Remove one of the bindings, or pass the module with the replacement in Injector(modules:overrides:)."
+        case .contributedTwice:
+            return "Keep one of the two contributions, or give one another key; to replace an entry in a test, contribute it from an override module."
         case .reservedKey(let key):
             return "Remove this binding; inject \(key.typeName) directly."
         case .boundByParent:

@@ -61,11 +61,22 @@ final class GraphCompilation: Compilation {
         let moduleBinder = Binder()
         for module in modules { module.configure(moduleBinder) }
         let overrideBinder = Binder()
+        overrideBinder.isRecordingOverrides = true
         for module in overrides { module.configure(overrideBinder) }
 
         // The injector's own key is bound by a parent too: a child binds it to itself.
-        let merged = DuplicateBindingRule().merge(
+        var merged = DuplicateBindingRule().merge(
             modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
+        // Collections gathered from contributions are bound like any key.
+        let contributions = moduleBinder.contributions + overrideBinder.contributions
+        var moduleBound: [AnyKey: SourceLocation?] = [:]
+        for recipe in moduleBinder.recipes { moduleBound[recipe.key] = recipe.location }
+        let gathered = DuplicateContributionRule().gather(
+            contributions, bound: moduleBound, overridden: Set(overrideBinder.recipes.map(\.key)))
+        for recipe in gathered.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
+            merged.order.append(recipe.key)
+        }
+        merged.problems += gathered.problems
         var shadowing: [InjectionError.Problem] = []
         if let parent {
             for recipe in moduleBinder.recipes where recipe.key != Recipe.injectorKey && parent.binds(recipe.key) {
@@ -74,13 +85,15 @@ final class GraphCompilation: Compilation {
             }
         }
         let moduleKeys = Set(moduleBinder.recipes.map(\.key))
+            .union(moduleBinder.contributions.map(\.collection))
+        let addedElements = Set(overrideBinder.contributions.map(\.element))
         let unmatched = UnmatchedOverrideRule(
             isBound: { key in
                 moduleKeys.contains(key) || key == Recipe.injectorKey
                     || parent?.binds(key) == true || parent?.node(for: key) != nil
             },
             bound: Array(moduleKeys) + (parent?.boundKeys ?? [])
-        ).check(overrideBinder.recipes)
+        ).check(overrideBinder.recipes.filter { !addedElements.contains($0.key) })
         let allDecorators = moduleBinder.decorators + overrideBinder.decorators
         let undecorated = UnboundDecoratorRule(
             isBound: { key in merged.bindings[key] != nil }, bound: Array(merged.bindings.keys)

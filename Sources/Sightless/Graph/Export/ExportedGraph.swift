@@ -83,6 +83,7 @@ struct ExportedGraph {
         case .injector: return "the injector"
         case .incomplete: return "incomplete"
         case .wrapper: return "wrapper"
+        case .collection: return "collection"
         }
     }
 
