@@ -56,6 +56,14 @@ public final class Binder {
     /// replace entries of) the modules' collections.
     var isRecordingOverrides = false
 
+    /// The recorded contextual bindings, in declaration order.
+    var contextualBindings: [ContextualBinding] {
+        others.compactMap { element in
+            if case .contextual(let contextual) = element { return contextual }
+            return nil
+        }
+    }
+
     /// The recorded observers, in declaration order.
     var observers: [@Sendable (InstanceEvent) -> Void] {
         others.compactMap { element in
@@ -145,6 +153,12 @@ public final class Binder {
     /// ```
     public func install(_ module: any Module) {
         module.configure(self)
+    }
+
+    /// Makes the binding at `index` the start of a binding of another key, still without a
+    /// target: what `whenInjected(into:)` does to the key it was given.
+    func rebind<Value>(at index: Int, to key: Key<Value>, location: SourceLocation) {
+        entries[index] = .untargeted { .untargeted(key, location: location) }
     }
 
     func replace(at index: Int, with recipe: Recipe) {

@@ -14,6 +14,8 @@ enum Element: Sendable {
     case decorator(Decorator)
     /// An element added to an array, a set or a map that several modules contribute to.
     case contribution(Contribution)
+    /// A binding that serves one consumer's dependencies on a key instead of the key's own.
+    case contextual(ContextualBinding)
     /// A callback for every instance the injector builds.
     case observer(@Sendable (InstanceEvent) -> Void)
 

@@ -222,6 +222,9 @@ extension InjectionError.Problem {
         /// `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of the same type
         /// under other names.
         case decoratorWithoutBinding(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
+        /// The binding of `key` for `consumer` (at `location`) serves nothing: `consumer` has no
+        /// argument or property of `key`.
+        case unusedContextualBinding(key: AnyKey, consumer: AnyKey, location: SourceLocation?)
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -281,7 +284,7 @@ extension InjectionError.Problem.Detail {
         case .tooDeep: .tooDeep
         case .injectorReleased, .injectorShutDown: .injectorReleased
         case .closeFailed: .closeFailed
-        case .overrideReplacesNothing, .decoratorWithoutBinding: .unusedDeclaration
+        case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -300,7 +303,7 @@ extension InjectionError.Problem.Detail {
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .overrideReplacesNothing(let key, _, _),
-             .decoratorWithoutBinding(let key, _, _):
+             .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _):
             key
         case .cycle(let keys): keys.first
         case .contributedTwice(let collection, _, _, _): collection

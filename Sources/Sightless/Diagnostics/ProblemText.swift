@@ -110,6 +110,8 @@ enum ProblemText {
                 message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
             }
             return message
+        case .unusedContextualBinding(let key, let consumer, _):
+            return "The binding of \(key) when injected into \(consumer) serves nothing: \(consumer) has no argument or property of \(key)."
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -195,6 +197,8 @@ enum ProblemText {
                 : "Override one of the keys that are bound (check the name), or move the binding from overrides: to modules: if it adds a key."
         case .decoratorWithoutBinding(let key, _, _):
             return "Bind \(key) in this injector's modules, or decorate a key that is bound (check its type and name)."
+        case .unusedContextualBinding(let key, let consumer, _):
+            return "Name the type whose initializer or properties take \(key) in whenInjected(into:), or remove the binding if \(consumer) no longer needs it."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

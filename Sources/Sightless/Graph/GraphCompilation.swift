@@ -11,6 +11,8 @@ final class GraphCompilation: Compilation {
     let decorators: [AnyKey: [Decorator]]
     /// The observers of this injector and of its parents, or `nil` when there are none.
     let observers: InstanceObservers?
+    /// For each consumer, the keys its contextual bindings serve, and the keys serving them.
+    let contextual: [AnyKey: [AnyKey: AnyKey]]
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -35,8 +37,9 @@ final class GraphCompilation: Compilation {
 
     private init(
         bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?,
-        decorators: [AnyKey: [Decorator]], observers: InstanceObservers?
+        decorators: [AnyKey: [Decorator]], observers: InstanceObservers?, contextual: [AnyKey: [AnyKey: AnyKey]]
     ) {
+        self.contextual = contextual
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
@@ -101,6 +104,9 @@ final class GraphCompilation: Compilation {
         let decorators = Dictionary(grouping: allDecorators, by: \.key)
         let callbacks = moduleBinder.observers + overrideBinder.observers + (parent?.compilation.observers?.callbacks ?? [])
         let observers = callbacks.isEmpty ? nil : InstanceObservers(callbacks)
+        let contextualBindings = moduleBinder.contextualBindings + overrideBinder.contextualBindings
+        var contextual = parent?.compilation.contextual ?? [:]
+        for binding in contextualBindings { contextual[binding.consumer, default: [:]][binding.key] = binding.serving }
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
         var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
@@ -108,7 +114,11 @@ final class GraphCompilation: Compilation {
         }, inherited: { _ in true })
         compiler.decorators = decorators
         compiler.observers = observers
+        compiler.contextual = contextual
+        compiler.contextualBindings = contextualBindings
         for key in merged.order { compiler.addRoot(key) }
+        // A contextual binding's consumer is compiled now, so that the binding is checked.
+        for binding in contextualBindings { compiler.addRoot(binding.consumer) }
         var unbuildable: [InjectionError.Problem] = []
         var reported: Set<AnyKey> = []
         for (key, location) in moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
@@ -127,7 +137,7 @@ final class GraphCompilation: Compilation {
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(
             bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
-            decorators: decorators, observers: observers))
+            decorators: decorators, observers: observers, contextual: contextual))
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
@@ -137,6 +147,7 @@ final class GraphCompilation: Compilation {
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         compiler.decorators = decorators
         compiler.observers = observers
+        compiler.contextual = contextual
         return compiler
     }
 
