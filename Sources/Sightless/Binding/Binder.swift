@@ -64,6 +64,14 @@ public final class Binder {
         }
     }
 
+    /// The recorded candidate implementations, in declaration order.
+    var candidates: [Candidate] {
+        others.compactMap { element in
+            if case .candidate(let candidate) = element { return candidate }
+            return nil
+        }
+    }
+
     /// The recorded observers, in declaration order.
     var observers: [@Sendable (InstanceEvent) -> Void] {
         others.compactMap { element in

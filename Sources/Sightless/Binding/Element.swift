@@ -16,6 +16,8 @@ enum Element: Sendable {
     case contribution(Contribution)
     /// A binding that serves one consumer's dependencies on a key instead of the key's own.
     case contextual(ContextualBinding)
+    /// A type offered as an implementation of a protocol, for auto-wiring.
+    case candidate(Candidate)
     /// A callback for every instance the injector builds.
     case observer(@Sendable (InstanceEvent) -> Void)
 

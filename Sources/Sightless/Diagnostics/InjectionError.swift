@@ -66,6 +66,8 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// A declaration that changes nothing: an override that replaces no binding, a decorator
         /// of a key nothing binds, a contextual binding no consumer uses.
         case unusedDeclaration = "unused declaration"
+        /// A protocol with no binding has several candidate implementations to choose from.
+        case ambiguousBinding = "ambiguous binding"
         /// A check inside Sightless failed; the request stopped instead of going on with wrong
         /// assumptions. Please report it.
         case internalInconsistency = "internal inconsistency"
@@ -101,6 +103,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .injectorReleased: "injectorReleased"
             case .closeFailed: "closeFailed"
             case .unusedDeclaration: "unusedDeclaration"
+            case .ambiguousBinding: "ambiguousBinding"
             case .internalInconsistency: "internalInconsistency"
             }
         }

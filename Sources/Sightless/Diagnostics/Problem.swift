@@ -130,6 +130,26 @@ extension InjectionError.Problem {
         public var description: String { "\(role): \(key.typeName)" }
     }
 
+    /// A type offered as an implementation of a protocol, and where it was offered.
+    ///
+    /// ```swift
+    /// print(candidate)   // HttpApi (App/NetworkModule.swift:4)
+    /// ```
+    public struct Candidate: Sendable, Hashable, CustomStringConvertible {
+        /// The implementing type, as a key with no name.
+        public let type: AnyKey
+        /// Where a module offered it.
+        public let location: SourceLocation
+
+        init(type: AnyKey, location: SourceLocation) {
+            self.type = type
+            self.location = location
+        }
+
+        /// `HttpApi (App/NetworkModule.swift:4)`.
+        public var description: String { "\(type) (\(location))" }
+    }
+
     /// What went wrong, as data: one case per mistake, with the keys, types and declarations
     /// involved. Each case belongs to one ``InjectionError/Kind``.
     ///
@@ -225,6 +245,8 @@ extension InjectionError.Problem {
         /// The binding of `key` for `consumer` (at `location`) serves nothing: `consumer` has no
         /// argument or property of `key`.
         case unusedContextualBinding(key: AnyKey, consumer: AnyKey, location: SourceLocation?)
+        /// Nothing binds `key`, and modules offer several `candidates` to implement it.
+        case severalCandidates(key: AnyKey, candidates: [Candidate])
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -285,6 +307,7 @@ extension InjectionError.Problem.Detail {
         case .injectorReleased, .injectorShutDown: .injectorReleased
         case .closeFailed: .closeFailed
         case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
+        case .severalCandidates: .ambiguousBinding
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -303,7 +326,8 @@ extension InjectionError.Problem.Detail {
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .overrideReplacesNothing(let key, _, _),
-             .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _):
+             .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
+             .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
         case .contributedTwice(let collection, _, _, _): collection

@@ -112,6 +112,8 @@ enum ProblemText {
             return message
         case .unusedContextualBinding(let key, let consumer, _):
             return "The binding of \(key) when injected into \(consumer) serves nothing: \(consumer) has no argument or property of \(key)."
+        case .severalCandidates(let key, let candidates):
+            return "Nothing binds \(key), and \(candidates.count) types are offered to implement it: \(candidates.map(\.description).joined(separator: ", "))."
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -199,6 +201,9 @@ enum ProblemText {
             return "Bind \(key) in this injector's modules, or decorate a key that is bound (check its type and name)."
         case .unusedContextualBinding(let key, let consumer, _):
             return "Name the type whose initializer or properties take \(key) in whenInjected(into:), or remove the binding if \(consumer) no longer needs it."
+        case .severalCandidates(let key, let candidates):
+            let first = candidates.first.map(\.type.typeName) ?? "SomeType"
+            return "Bind one explicitly: binder.bind(\(key.typeName).self).to(\(first).self), or offer only one candidate."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

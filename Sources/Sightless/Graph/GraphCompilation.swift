@@ -13,6 +13,8 @@ final class GraphCompilation: Compilation {
     let observers: InstanceObservers?
     /// For each consumer, the keys its contextual bindings serve, and the keys serving them.
     let contextual: [AnyKey: [AnyKey: AnyKey]]
+    /// The protocols bound to their only candidate implementation.
+    let autoWired: Set<AnyKey>
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -37,8 +39,10 @@ final class GraphCompilation: Compilation {
 
     private init(
         bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?,
-        decorators: [AnyKey: [Decorator]], observers: InstanceObservers?, contextual: [AnyKey: [AnyKey: AnyKey]]
+        decorators: [AnyKey: [Decorator]], observers: InstanceObservers?, contextual: [AnyKey: [AnyKey: AnyKey]],
+        autoWired: Set<AnyKey>
     ) {
+        self.autoWired = autoWired
         self.contextual = contextual
         self.bindings = bindings
         self.graph = graph
@@ -80,6 +84,14 @@ final class GraphCompilation: Compilation {
             merged.order.append(recipe.key)
         }
         merged.problems += gathered.problems
+        // A protocol nothing binds is bound to its only candidate implementation.
+        let wired = AmbiguousCandidateRule().resolve(moduleBinder.candidates + overrideBinder.candidates) { key in
+            merged.bindings[key] != nil || parent?.binds(key) == true
+        }
+        for recipe in wired.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
+            merged.order.append(recipe.key)
+        }
+        merged.problems += wired.problems
         var shadowing: [InjectionError.Problem] = []
         if let parent {
             for recipe in moduleBinder.recipes where recipe.key != Recipe.injectorKey && parent.binds(recipe.key) {
@@ -89,6 +101,7 @@ final class GraphCompilation: Compilation {
         }
         let moduleKeys = Set(moduleBinder.recipes.map(\.key))
             .union(moduleBinder.contributions.map(\.collection))
+            .union(moduleBinder.candidates.map(\.interface))
         let addedElements = Set(overrideBinder.contributions.map(\.element))
         let unmatched = UnmatchedOverrideRule(
             isBound: { key in
@@ -135,9 +148,11 @@ final class GraphCompilation: Compilation {
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
-        return (nodes, GraphCompilation(
+        let compilation = GraphCompilation(
             bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
-            decorators: decorators, observers: observers, contextual: contextual))
+            decorators: decorators, observers: observers, contextual: contextual,
+            autoWired: Set(wired.recipes.map(\.key)))
+        return (nodes, compilation)
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,

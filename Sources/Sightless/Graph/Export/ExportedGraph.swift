@@ -48,7 +48,7 @@ struct ExportedGraph {
     /// Position in ``nodes`` of each key.
     let index: [AnyKey: Int]
 
-    init(_ graph: BindingGraph, decorators: [AnyKey: [Decorator]] = [:]) {
+    init(_ graph: BindingGraph, decorators: [AnyKey: [Decorator]] = [:], autoWired: Set<AnyKey> = []) {
         let order = graph.nodes.indices.sorted { lhs, rhs in
             let left = graph.nodes[lhs].key.description, right = graph.nodes[rhs].key.description
             return left == right ? lhs < rhs : left < right
@@ -60,7 +60,8 @@ struct ExportedGraph {
             return Entry(
                 key: node.key,
                 scope: node.recipe?.scope,
-                source: node.fromParent ? "parent's" : Self.source(of: node.recipe),
+                source: node.fromParent ? "parent's"
+                    : node.recipe != nil && autoWired.contains(node.key) ? "auto-wired" : Self.source(of: node.recipe),
                 creationTime: graph.dynamicDependencies(of: original),
                 edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) },
                 decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location))
