@@ -87,6 +87,28 @@ struct DecoratorTests {
         #expect(calls.load(ordering: .relaxed) == 2)
     }
 
+    @Test("a decorator without a resolver wraps the value too")
+    func plainDecorator() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { api in LoggingApi(wrapping: api, tag: "plain") }
+            binder.decorate(Key<String>(named: "greeting")) { text in text + "!" }
+            binder.bind(Key<String>(named: "greeting")).to(instance: "hi")
+        })
+        #expect(try injector.getInstance((any Api).self).name == "plain(http)")
+        #expect(try injector.getInstance(Key<String>(named: "greeting")) == "hi!")
+    }
+
+    @Test("decorators with and without a resolver apply together in declaration order")
+    func mixedForms() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.decorate((any Api).self) { api in LoggingApi(wrapping: api, tag: "first") }
+            binder.decorate((any Api).self) { api, _ in LoggingApi(wrapping: api, tag: "second") }
+        })
+        #expect(try injector.getInstance((any Api).self).name == "second(first(http))")
+    }
+
     @Test("a decorator resolves other keys through its resolver")
     func resolvesThroughResolver() throws {
         let injector = try Injector(Bindings { binder in
