@@ -55,6 +55,9 @@ public final class Binder {
     /// Whether this binder records override modules: their contributions add to (or, in a map,
     /// replace entries of) the modules' collections.
     var isRecordingOverrides = false
+    /// Starts the names of the keys of this binder's contributions, so that a child's do not
+    /// meet its parent's: `child 1 ` for a child's modules.
+    var contributionPrefix = ""
 
     /// The recorded contextual bindings, in declaration order.
     var contextualBindings: [ContextualBinding] {

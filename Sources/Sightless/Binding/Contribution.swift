@@ -19,6 +19,13 @@ struct Contribution: Sendable {
     let isOverride: Bool
     /// Makes the collection's recipe from its contributions, in order.
     let gather: @Sendable ([Contribution]) -> Recipe
+
+    /// The contribution as a child injector sees its parent's: one of the modules', which the
+    /// child's overrides may replace.
+    var inherited: Contribution {
+        Contribution(collection: collection, element: element, mapKey: mapKey, mapKeyDescription: mapKeyDescription,
+                     location: location, isOverride: false, gather: gather)
+    }
 }
 
 extension Binder {
@@ -89,7 +96,7 @@ extension Binder {
     ) -> BindingBuilder<Element> {
         let index = contributions.filter { $0.collection == collection.erased }.count + 1
         let entry = description ?? "\(index)"
-        let name = "\(collection.erased.typeName) \(isRecordingOverrides ? "override " : "")#\(index)"
+        let name = "\(collection.erased.typeName) \(contributionPrefix)\(isRecordingOverrides ? "override " : "")#\(index)"
         let element = Key<Element>(named: name)
         let location = SourceLocation(fileID: fileID, line: line)
         record(.contribution(Contribution(

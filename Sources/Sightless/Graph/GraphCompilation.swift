@@ -13,6 +13,8 @@ final class GraphCompilation: Compilation {
     let observers: InstanceObservers?
     /// For each consumer, the keys its contextual bindings serve, and the keys serving them.
     let contextual: [AnyKey: [AnyKey: AnyKey]]
+    /// The contributions the collections of this injector gather, its parents' included.
+    let contributions: [Contribution]
     /// The protocols bound to their only candidate implementation.
     let autoWired: Set<AnyKey>
 
@@ -25,6 +27,9 @@ final class GraphCompilation: Compilation {
         func node(for key: AnyKey) -> AnyNode? {
             nodes.node(for: key) ?? compilation.parent?.node(for: key)
         }
+
+        /// How many injectors up the root is: 1 for a child of the root.
+        var depth: Int { 1 + (compilation.parent?.depth ?? 0) }
 
         /// Every key the parent (and its parents) bind.
         var boundKeys: [AnyKey] {
@@ -40,8 +45,9 @@ final class GraphCompilation: Compilation {
     private init(
         bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?,
         decorators: [AnyKey: [Decorator]], observers: InstanceObservers?, contextual: [AnyKey: [AnyKey: AnyKey]],
-        autoWired: Set<AnyKey>
+        autoWired: Set<AnyKey>, contributions: [Contribution]
     ) {
+        self.contributions = contributions
         self.autoWired = autoWired
         self.contextual = contextual
         self.bindings = bindings
@@ -66,16 +72,22 @@ final class GraphCompilation: Compilation {
         modules: [any Module], overrides: [any Module], parent: Parent? = nil
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let moduleBinder = Binder()
+        moduleBinder.contributionPrefix = parent.map { "child \($0.depth) " } ?? ""
         for module in modules { module.configure(moduleBinder) }
         let overrideBinder = Binder()
         overrideBinder.isRecordingOverrides = true
+        overrideBinder.contributionPrefix = moduleBinder.contributionPrefix
         for module in overrides { module.configure(overrideBinder) }
 
         // The injector's own key is bound by a parent too: a child binds it to itself.
         var merged = DuplicateBindingRule().merge(
             modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
         // Collections gathered from contributions are bound like any key.
-        let contributions = moduleBinder.contributions + overrideBinder.contributions
+        // A child that contributes to a collection of its parent's adds to the parent's elements.
+        let own = moduleBinder.contributions + overrideBinder.contributions
+        let extended = Set(own.map(\.collection))
+        let contributions = (parent?.compilation.contributions ?? [])
+            .filter { extended.contains($0.collection) }.map(\.inherited) + own
         var moduleBound: [AnyKey: SourceLocation?] = [:]
         for recipe in moduleBinder.recipes { moduleBound[recipe.key] = recipe.location }
         let gathered = DuplicateContributionRule().gather(
@@ -151,7 +163,8 @@ final class GraphCompilation: Compilation {
         let compilation = GraphCompilation(
             bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
             decorators: decorators, observers: observers, contextual: contextual,
-            autoWired: Set(wired.recipes.map(\.key)))
+            autoWired: Set(wired.recipes.map(\.key)),
+            contributions: (parent?.compilation.contributions ?? []).filter { !extended.contains($0.collection) } + contributions)
         return (nodes, compilation)
     }
 

@@ -136,6 +136,33 @@ struct ContributionTests {
         #expect(error.kind == .duplicateBinding)
     }
 
+    @Test("a child's contribution adds to its parent's collection, in the child only")
+    func childAdds() throws {
+        let parent = try Injector(storage)
+        let child = try parent.child(modules: [disk])
+        #expect(try child.getInstance([any HealthCheck].self).map(\.name) == ["database", "disk"])
+        #expect(try parent.getInstance([any HealthCheck].self).map(\.name) == ["database"])
+    }
+
+    @Test("a child's map entry of a key its parent contributes is an error, and its override replaces it")
+    func childMapEntries() throws {
+        let parent = try Injector(Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 1) })
+        let error = try #require(throws: InjectionError.self) {
+            try parent.child(modules: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 2) }])
+        }
+        #expect(error.kind == .duplicateBinding)
+        let child = try parent.child(overrides: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 3) }])
+        #expect(try child.getInstance([String: Int].self) == ["a": 3])
+    }
+
+    @Test("a grandchild adds to what its parent and grandparent contributed")
+    func grandchildAdds() throws {
+        let root = try Injector(Bindings { $0.contribute(to: [Int].self).to(instance: 1) })
+        let child = try root.child(modules: [Bindings { $0.contribute(to: [Int].self).to(instance: 2) }])
+        let grandchild = try child.child(modules: [Bindings { $0.contribute(to: [Int].self).to(instance: 3) }])
+        #expect(try grandchild.getInstance([Int].self) == [1, 2, 3])
+    }
+
     @Test("the graph export draws one edge per contribution")
     func exported() throws {
         let injector = try Injector(Bindings { binder in
