@@ -35,6 +35,11 @@ private final class ApiScreen: Injectable {
     static let initializer = Initializer(ApiScreen.init(loader:api:))
 }
 
+private final class UsersTab: Injectable {
+    init(screen: UsersScreen) {}
+    static let initializer = Initializer(UsersTab.init(screen:))
+}
+
 private final class Plain: Injectable {
     static let initializer = Initializer(Plain.init)
 }
@@ -123,6 +128,13 @@ struct ContextualBindingTests {
 
             """)
         #expect(try injector.explain(ProjectsScreen.self).contains("argument 1 → ResourceLoader — unscoped, closure"))
+    }
+
+    @Test("explain of a type outside the compiled graph shows the contextual binding too")
+    func explainOutsideGraph() throws {
+        let injector = try Injector(loaders)
+        #expect(try injector.explain(UsersTab.self).contains(
+            "argument 1 → ResourceLoader(named: \"when injected into UsersScreen\")"))
     }
 
     @Test("an override replaces a module's contextual binding for the same consumer")

@@ -97,6 +97,7 @@ extension Injector {
         let injector = Recipe.injector()
         bindings[injector.key] = bindings[injector.key] ?? injector
         var compiler = GraphCompiler(bindings: bindings)
+        compiler.contextual = graphCompilation?.contextual ?? [:]
         guard compiler.addRoot(key) != nil else {
             throw InjectionError(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
