@@ -23,6 +23,13 @@ private final class NeedsMissing: HealthCheck, Injectable {
     static let initializer = Initializer(NeedsMissing.init(api:))
 }
 
+private final class ApiCheck: HealthCheck, Injectable {
+    let api: any Api
+    var name: String { "api \(api.name)" }
+    init(api: any Api) { self.api = api }
+    static let initializer = Initializer(ApiCheck.init(api:))
+}
+
 private var storage: Bindings {
     Bindings { $0.contribute(to: [any HealthCheck].self).to(DatabaseCheck.self) }
 }
@@ -54,6 +61,15 @@ struct ContributionTests {
         let first = try injector.getInstance([any HealthCheck].self)
         let second = try injector.getInstance([any HealthCheck].self)
         #expect((first[0] as? DatabaseCheck) === (second[0] as? DatabaseCheck))
+    }
+
+    @Test("a contribution's dependencies are injected from the graph")
+    func dependenciesInjected() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Api).self).to(HttpApi.self)
+            binder.contribute(to: [any HealthCheck].self).to(ApiCheck.self)
+        })
+        #expect(try injector.getInstance([any HealthCheck].self).map(\.name) == ["api http"])
     }
 
     @Test("a contribution's missing dependency is reported when the injector is built")

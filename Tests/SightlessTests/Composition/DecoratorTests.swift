@@ -220,6 +220,19 @@ struct ObserverTests {
         #expect(events.withLock { $0.map(\.scope) } == [.singleton])
     }
 
+    @Test("an instance bound with to(instance:) is not reported, a closure's value is")
+    func instancesNotReported() throws {
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Int.self).to(instance: 1)
+            binder.bind(String.self).to { _ in "built" }
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        _ = try injector.getInstance(Int.self)
+        _ = try injector.getInstance(String.self)
+        #expect(events.withLock { $0.map(\.key) } == [Key<String>().erased])
+    }
+
     @Test("a child's builds are reported to its parent's observers")
     func childReportsToParent() throws {
         let count = Atomic<Int>(0)
