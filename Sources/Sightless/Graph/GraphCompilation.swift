@@ -7,16 +7,9 @@ final class GraphCompilation: Compilation {
     let eager: [AnyNode]
     /// For a child injector, where its parent's nodes are found.
     let parent: Parent?
-    /// The decorators of each decorated key, in the order they apply.
-    let decorators: [AnyKey: [Decorator]]
-    /// The observers of this injector and of its parents, or `nil` when there are none.
-    let observers: InstanceObservers?
-    /// For each consumer, the keys its contextual bindings serve, and the keys serving them.
-    let contextual: [AnyKey: [AnyKey: AnyKey]]
-    /// The contributions the collections of this injector gather, its parents' included.
-    let contributions: [Contribution]
-    /// The protocols bound to their only candidate implementation.
-    let autoWired: Set<AnyKey>
+    /// What the modules recorded beyond bindings: decorators, observers, contextual bindings,
+    /// contributions and candidates.
+    let composition: Composition
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -43,19 +36,13 @@ final class GraphCompilation: Compilation {
     }
 
     private init(
-        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?,
-        decorators: [AnyKey: [Decorator]], observers: InstanceObservers?, contextual: [AnyKey: [AnyKey: AnyKey]],
-        autoWired: Set<AnyKey>, contributions: [Contribution]
+        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, composition: Composition
     ) {
-        self.contributions = contributions
-        self.autoWired = autoWired
-        self.contextual = contextual
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
         self.parent = parent
-        self.decorators = decorators
-        self.observers = observers
+        self.composition = composition
     }
 
     /// A node this injector does not compile itself: its parent's, unless this injector binds
@@ -71,39 +58,15 @@ final class GraphCompilation: Compilation {
     static func build(
         modules: [any Module], overrides: [any Module], parent: Parent? = nil
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
-        let moduleBinder = Binder()
-        moduleBinder.contributionPrefix = parent.map { "child \($0.depth) " } ?? ""
+        let (moduleBinder, overrideBinder) = Composition.binders(parent: parent)
         for module in modules { module.configure(moduleBinder) }
-        let overrideBinder = Binder()
-        overrideBinder.isRecordingOverrides = true
-        overrideBinder.contributionPrefix = moduleBinder.contributionPrefix
         for module in overrides { module.configure(overrideBinder) }
 
         // The injector's own key is bound by a parent too: a child binds it to itself.
         var merged = DuplicateBindingRule().merge(
             modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
-        // Collections gathered from contributions are bound like any key.
-        // A child that contributes to a collection of its parent's adds to the parent's elements.
-        let own = moduleBinder.contributions + overrideBinder.contributions
-        let extended = Set(own.map(\.collection))
-        let contributions = (parent?.compilation.contributions ?? [])
-            .filter { extended.contains($0.collection) }.map(\.inherited) + own
-        var moduleBound: [AnyKey: SourceLocation?] = [:]
-        for recipe in moduleBinder.recipes { moduleBound[recipe.key] = recipe.location }
-        let gathered = DuplicateContributionRule().gather(
-            contributions, bound: moduleBound, overridden: Set(overrideBinder.recipes.map(\.key)))
-        for recipe in gathered.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
-            merged.order.append(recipe.key)
-        }
-        merged.problems += gathered.problems
-        // A protocol nothing binds is bound to its only candidate implementation.
-        let wired = AmbiguousCandidateRule().resolve(moduleBinder.candidates + overrideBinder.candidates) { key in
-            merged.bindings[key] != nil || parent?.binds(key) == true
-        }
-        for recipe in wired.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
-            merged.order.append(recipe.key)
-        }
-        merged.problems += wired.problems
+        let composition = Composition.compose(
+            modules: moduleBinder, overrides: overrideBinder, merged: &merged, parent: parent)
         var shadowing: [InjectionError.Problem] = []
         if let parent {
             for recipe in moduleBinder.recipes where recipe.key != Recipe.injectorKey && parent.binds(recipe.key) {
@@ -111,39 +74,16 @@ final class GraphCompilation: Compilation {
                     .boundByParent(key: recipe.key, location: recipe.location), path: [recipe.key], location: recipe.location))
             }
         }
-        let moduleKeys = Set(moduleBinder.recipes.map(\.key))
-            .union(moduleBinder.contributions.map(\.collection))
-            .union(moduleBinder.candidates.map(\.interface))
-        let addedElements = Set(overrideBinder.contributions.map(\.element))
-        let unmatched = UnmatchedOverrideRule(
-            isBound: { key in
-                moduleKeys.contains(key) || key == Recipe.injectorKey
-                    || parent?.binds(key) == true || parent?.node(for: key) != nil
-            },
-            bound: Array(moduleKeys) + (parent?.boundKeys ?? [])
-        ).check(overrideBinder.recipes.filter { !addedElements.contains($0.key) })
-        let allDecorators = moduleBinder.decorators + overrideBinder.decorators
-        let undecorated = UnboundDecoratorRule(
-            isBound: { key in merged.bindings[key] != nil }, bound: Array(merged.bindings.keys)
-        ).check(allDecorators)
-        let decorators = Dictionary(grouping: allDecorators, by: \.key)
-        let callbacks = moduleBinder.observers + overrideBinder.observers + (parent?.compilation.observers?.callbacks ?? [])
-        let observers = callbacks.isEmpty ? nil : InstanceObservers(callbacks)
-        let contextualBindings = moduleBinder.contextualBindings + overrideBinder.contextualBindings
-        var contextual = parent?.compilation.contextual ?? [:]
-        for binding in contextualBindings { contextual[binding.consumer, default: [:]][binding.key] = binding.serving }
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
         var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
         }, inherited: { _ in true })
-        compiler.decorators = decorators
-        compiler.observers = observers
-        compiler.contextual = contextual
-        compiler.contextualBindings = contextualBindings
+        composition.configure(&compiler)
+        compiler.contextualBindings = composition.contextualBindings
         for key in merged.order { compiler.addRoot(key) }
         // A contextual binding's consumer is compiled now, so that the binding is checked.
-        for binding in contextualBindings { compiler.addRoot(binding.consumer) }
+        for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
         var unbuildable: [InjectionError.Problem] = []
         var reported: Set<AnyKey> = []
         for (key, location) in moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
@@ -151,7 +91,7 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + unmatched + undecorated + unbuildable + compiler.validate()) {
+        if let error = InjectionError(problems: merged.problems + shadowing + composition.problems + unbuildable + compiler.validate()) {
             throw error
         }
         let linked = try compiler.link()
@@ -161,10 +101,7 @@ final class GraphCompilation: Compilation {
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
         let compilation = GraphCompilation(
-            bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
-            decorators: decorators, observers: observers, contextual: contextual,
-            autoWired: Set(wired.recipes.map(\.key)),
-            contributions: (parent?.compilation.contributions ?? []).filter { !extended.contains($0.collection) } + contributions)
+            bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent, composition: composition)
         return (nodes, compilation)
     }
 
@@ -173,9 +110,7 @@ final class GraphCompilation: Compilation {
     private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
         var compiler = GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
                                      inherited: { node in self.parent?.node(for: node.key) === node })
-        compiler.decorators = decorators
-        compiler.observers = observers
-        compiler.contextual = contextual
+        composition.configure(&compiler)
         return compiler
     }
 

@@ -23,8 +23,8 @@ extension Injector {
     /// Screen.self)`) to draw it, or ask ``explain(_:)-(AnyKey)`` about it. Closure and provider
     /// bindings have no edges: what they resolve is only known when they run.
     public func exportGraph(as format: GraphFormat) -> String {
-        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.decorators ?? [:],
-                                     autoWired: graphCompilation?.autoWired ?? [])
+        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.composition.decorators ?? [:],
+                                     autoWired: graphCompilation?.composition.autoWired ?? [])
         switch format {
         case .dot: return DotExporter().export(exported)
         case .mermaid: return MermaidExporter().export(exported)
@@ -38,8 +38,8 @@ extension Injector {
     /// let key = injector.graphKeys.first { $0.typeName == "FeedScreen" }
     /// ```
     public var graphKeys: [AnyKey] {
-        ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.decorators ?? [:],
-                                     autoWired: graphCompilation?.autoWired ?? []).nodes.map(\.key)
+        ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.composition.decorators ?? [:],
+                                     autoWired: graphCompilation?.composition.autoWired ?? []).nodes.map(\.key)
     }
 
     /// What building a type takes, as an indented tree: its binding, then each argument and
@@ -83,8 +83,8 @@ extension Injector {
     /// ```
     public func explain(_ key: AnyKey) throws(InjectionError) -> String {
         let graph = graphCompilation?.graph ?? BindingGraph()
-        let decorators = graphCompilation?.decorators ?? [:]
-        let autoWired = graphCompilation?.autoWired ?? []
+        let decorators = graphCompilation?.composition.decorators ?? [:]
+        let autoWired = graphCompilation?.composition.autoWired ?? []
         let base = ExportedGraph(graph, decorators: decorators, autoWired: autoWired)
         if let root = base.index[key] {
             return ExplainExporter().explain(root, in: base)
@@ -97,7 +97,7 @@ extension Injector {
         let injector = Recipe.injector()
         bindings[injector.key] = bindings[injector.key] ?? injector
         var compiler = GraphCompiler(bindings: bindings)
-        compiler.contextual = graphCompilation?.contextual ?? [:]
+        compiler.contextual = graphCompilation?.composition.contextual ?? [:]
         guard compiler.addRoot(key) != nil else {
             throw InjectionError(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
