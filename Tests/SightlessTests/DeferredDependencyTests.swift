@@ -139,9 +139,9 @@ struct DeferredDependencyTests {
         #expect(try pool.connections.make() === (try injector.getInstance(Connection.self)))
     }
 
-    @Test("a Factory used after its injector is gone throws instead of crashing")
+    @Test("a Factory given to a singleton and used after its injector is gone throws injectorReleased")
     func factoryAfterInjectorReleased() throws {
-        var injector: Injector? = try Injector(modules: [])
+        var injector: Injector? = try Injector(Bindings { $0.bind(Pool.self).in(.singleton) })
         let pool = try injector?.getInstance(Pool.self)
         injector = nil
         let error = #expect(throws: InjectionError.self) { _ = try pool?.connections.make() }

@@ -1,10 +1,11 @@
 import Sightless
 
 // The `child` case: per request, a child injector with two runtime values (the user and the
-// request) bound in it, and a 5-object handler graph that mixes them with the parent's
-// singletons. Measured by instructions only (`--profile child …`), with a parent of the
-// reference graph and with one that also binds 10,000 keys, to show that making a child does
-// not grow with its parent.
+// request), made from a template declared once, and a 5-object handler graph that mixes them
+// with the parent's singletons. `child-adhoc` makes the same child with `parent.child { … }`,
+// which compiles the child's bindings every time. Measured by instructions only
+// (`--profile child …`), with a parent of the reference graph and with one that also binds
+// 10,000 keys, to show that making a child does not grow with its parent.
 
 final class RequestUser: Sendable {
     let name: String
@@ -54,9 +55,13 @@ struct ParentModule: Module {
 }
 
 /// Builds `n` handlers, each for a request of its own, under a parent with `parentBindings`
-/// more bound keys than the reference graph.
-func childRequests(_ contender: Contender, parentBindings: Int, _ n: Int, _ sink: Sink) throws {
+/// more bound keys than the reference graph: through a child made from a template, or
+/// (`adHoc`) through a child made with its bindings each time.
+func childRequests(_ contender: Contender, parentBindings: Int, adHoc: Bool = false, _ n: Int, _ sink: Sink) throws {
     let parent = try Injector(modules: [ParentModule(extra: parentBindings)])
+    let requests = try parent.childTemplate(providing: RequestUser.self, RequestInfo.self) { binder in
+        binder.entryPoint(NotesHandler.self)
+    }
     switch contender {
     case .handWired:
         let logger = Logger(), config = Config()
@@ -66,6 +71,12 @@ func childRequests(_ contender: Contender, parentBindings: Int, _ n: Int, _ sink
             let handler = NotesHandler(audit: Audit(logger: logger, user: user), notes: NotesRepository(config: config),
                                        request: request)
             sink.take(handler)
+        }
+    case .sightless where !adHoc:
+        for index in 0..<n {
+            let user = RequestUser(name: "user")
+            let request = RequestInfo(path: "/notes/\(index & 7)")
+            sink.take(try requests.child(user, request).getInstance(NotesHandler.self))
         }
     case .sightless, .swinject:
         for index in 0..<n {

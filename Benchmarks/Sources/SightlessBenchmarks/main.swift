@@ -29,9 +29,9 @@ while let argument = arguments.popFirst() {
         usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, child, child-large, composition-alias,
-                    composition-contextual, composition-auto-wired, composition-decorated,
-                    composition-decorated-resolver, compile-chain, compile-fan;
+                   (CASE: graph, leaf, singleton, singleton-handle, child, child-large, child-adhoc,
+                    child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
+                    composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
         """)
         exit(0)
@@ -55,6 +55,8 @@ if let profile {
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
+        case "child-adhoc": try childRequests(contender, parentBindings: 10, adHoc: true, profile.count, sink)
+        case "child-adhoc-large": try childRequests(contender, parentBindings: 10_000, adHoc: true, profile.count, sink)
         case "composition-alias": try compositionRequests("alias", contender, profile.count, sink)
         case "composition-contextual": try compositionRequests("contextual", contender, profile.count, sink)
         case "composition-auto-wired": try compositionRequests("auto-wired", contender, profile.count, sink)

@@ -172,6 +172,16 @@ public final class Binder {
         entries[index] = .untargeted { .untargeted(key, location: location) }
     }
 
+    /// Records the binding of a value each child of a template is made with, the `index`-th;
+    /// `plan` makes the plan that reads it, specialized where the template was declared.
+    @usableFromInline
+    func provide<Value>(
+        _ key: Key<Value>, index: Int, location: SourceLocation,
+        plan: @escaping @Sendable (Int, CompilationOwner) -> Plan<Value>
+    ) {
+        entries.append(.recipe(.provided(key, index: index, location: location, plan: plan)))
+    }
+
     func replace(at index: Int, with recipe: Recipe) {
         entries[index] = .recipe(recipe)
     }

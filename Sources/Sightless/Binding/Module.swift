@@ -20,9 +20,16 @@ public protocol Module {
 }
 
 /// A module made of a closure that records its bindings, for bindings written in place.
+@usableFromInline
 struct RecordingModule: Module {
     let record: (Binder) -> Void
 
+    @usableFromInline
+    init(record: @escaping (Binder) -> Void) {
+        self.record = record
+    }
+
+    @usableFromInline
     func configure(_ binder: Binder) {
         record(binder)
     }

@@ -17,6 +17,8 @@ struct Recipe: Sendable {
         case incomplete
         /// A requested `T?`, `Lazy<T>` or `Factory<T, …>` that no binding provides.
         case wrapper
+        /// A value each child made from a ``ChildTemplate`` is given when it is made.
+        case provided
         /// An array, set or map gathered from the contributions of modules.
         case collection
 
@@ -25,7 +27,7 @@ struct Recipe: Sendable {
         var buildsValues: Bool {
             switch self {
             case .closure, .provider, .initializer, .type, .collection: true
-            case .instance, .alias, .injector, .incomplete, .wrapper: false
+            case .instance, .alias, .injector, .incomplete, .wrapper, .provided: false
             }
         }
     }
@@ -77,14 +79,18 @@ struct Recipe: Sendable {
             // the one built above.
             for decorator in linker.decorators { plan = try decorator.decorate(plan) }
             if reported, let observers = linker.observers { plan = observers.observe(plan, key: erased, scope: scope) }
+            // A value kept beyond its request is built for the injector that keeps it.
+            let lifetime = scope.strategy.lifetime
+            if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
             let unscoped = Provision(key: erased, plan: plan, storage: nil)
             return Node<Value>(scope.scope(unscoped), signature: linker.dynamicSignature)
         }
     }
 
-    /// Links the recipe into a node of the compiled graph.
-    func link(_ linker: any Linking & LinkingNode) throws -> AnyNode {
-        try makeNode(linker, scope)
+    /// Links the recipe into a node of the compiled graph, in `scope` when given (a template's
+    /// wrapping of the recipe's own), else in its own.
+    func link(_ linker: any Linking & LinkingNode, scope: Scope? = nil) throws -> AnyNode {
+        try makeNode(linker, scope ?? self.scope)
     }
 
     /// The dynamic arguments of the value's own initializer.
@@ -157,6 +163,15 @@ extension Recipe {
         }
     }
 
+    /// The value at `index` among those each child of a template is made with, read by the
+    /// plan `plan` makes.
+    static func provided<Value>(
+        _ key: Key<Value>, index: Int, location: SourceLocation,
+        plan: @escaping @Sendable (Int, CompilationOwner) -> Plan<Value>
+    ) -> Recipe {
+        Recipe(key, source: .provided, location: location) { linker in plan(index, linker.owner) }
+    }
+
     static let injectorKey = Key<Injector>().erased
 
     /// The injector itself, for types that depend on `Injector`.
@@ -165,7 +180,7 @@ extension Recipe {
             { resolution in
                 // Requests made through it continue the one that is building.
                 _ = resolution.publishFrame()
-                return resolution.injector
+                return resolution.handedInjector
             }
         }
     }

@@ -23,18 +23,24 @@ public final class Injector: Sendable {
     /// Decides which thread builds each instance of a storing scope first; shared by a whole
     /// family of injectors, since a child builds its parent's singletons too.
     let builds: BuildCoordinator
-    /// The injector a child was made from, kept alive by it.
-    let parent: Injector?
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
     /// none has, a request looks for no enclosing one.
     @usableFromInline let publishedFrames = Atomic<Int>(0)
     /// Set once by `shutDown()`: requests then throw.
     @usableFromInline let isShutDown = Atomic<Bool>(false)
+    /// For a child made from a template, the values it was made with and what its scopes keep.
+    @usableFromInline let childState: ChildState?
+    /// The identity of the compiled graph this injector runs (`compilation.owner`).
+    @usableFromInline let owner: CompilationOwner
+    /// The injector a child was made from, kept alive by it.
+    @usableFromInline let parent: Injector?
 
-    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil) {
+    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil, childState: ChildState? = nil) {
         self.nodes = nodes
         self.compilation = compilation
+        self.owner = compilation.owner
         self.parent = parent
+        self.childState = childState
         self.builds = parent?.builds ?? BuildCoordinator()
     }
 }
@@ -113,9 +119,10 @@ extension Injector {
             // The stack is checked at once: the enclosing requests may have used most of it.
             try resolution.enterLevel(weight: StackGuard.closureWeight)
             try resolution.checkStack()
-            let enclosing = frame.nesting
+            let enclosing = (frame.nesting, frame.keeper)
             frame.nesting = resolution.nesting
-            defer { frame.nesting = enclosing }
+            frame.keeper = resolution.keeper
+            defer { (frame.nesting, frame.keeper) = enclosing }
             return try plan(&resolution)
         } catch {
             throw InjectionError.request(error, key: node.key)

@@ -27,6 +27,8 @@ public struct Resolution {
     /// How deep the plans running in this request (and in the requests enclosing it) are
     /// nested; see `StackGuard`.
     @usableFromInline var nesting = Nesting()
+    /// While a storing scope builds a value: the injector that keeps it (see `Keeper`).
+    @usableFromInline var keeper: Keeper?
 
     @inlinable
     init(injector: Injector, arguments: ArgumentBuffer? = nil) {
@@ -41,18 +43,29 @@ public struct Resolution {
         self.arguments = arguments
         self.frameReference = UnownedReference(frame)
         self.nesting = frame.nesting
+        self.keeper = frame.keeper
     }
 
     var frame: RequestFrame? { frameReference?.object }
 
     /// The injector resolving.
-    var injector: Injector { borrowed.injector }
+    @usableFromInline var injector: Injector { borrowed.injector }
+
+    /// The injector to hand to the value being built, as an `Injector`, a ``Resolver``'s, a
+    /// `Lazy`'s or a `Factory`'s: the one that keeps it, while a storing scope builds it, else
+    /// the one resolving.
+    var handedInjector: Injector { keeper?.injector ?? borrowed.injector }
 
     /// The frame of this request, published on this thread if it was not yet: called by the
     /// plans that hand out a way back into the injector (closures, providers, `Lazy`,
     /// `Factory`, the injector itself).
     mutating func publishFrame() -> RequestFrame {
         if let frame { return frame }
+        // A request of another injector may be running below this one on this thread (a
+        // closure of that injector asking this one, which may ask that one again): go on
+        // counting from its depth, and check the stack at the next level, or two injectors
+        // asking each other would recurse until the stack overflows.
+        if let enclosing = RequestFrame.topmost() { nesting.continue(from: enclosing.nesting) }
         let published = RequestFrame.publish(for: self)
         frameReference = .retaining(published)
         ownsFrame = true

@@ -16,10 +16,11 @@ final class ReentryGuard: Sendable {
             try resolution.enterLevel(weight: StackGuard.closureWeight)
             defer { resolution.leaveLevel(weight: StackGuard.closureWeight) }
             // Requests the closure makes continue from here.
-            let enclosing = frame.nesting
+            let enclosing = (frame.nesting, frame.keeper)
             frame.nesting = resolution.nesting
-            defer { frame.nesting = enclosing }
-            return try body(resolution.injector)
+            frame.keeper = resolution.keeper
+            defer { (frame.nesting, frame.keeper) = enclosing }
+            return try body(resolution.handedInjector)
         } catch {
             throw rethrow(error)
         }

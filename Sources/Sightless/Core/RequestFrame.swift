@@ -29,6 +29,9 @@ final class RequestFrame {
     /// The nesting of the innermost closure or nested request running, which a nested request
     /// continues from.
     var nesting: Nesting
+    /// The keeper of the innermost closure or nested request running, which a nested request
+    /// continues with.
+    var keeper: Keeper?
     /// The values of per-request bindings built by this request, by binding.
     var requestValues: [ObjectIdentifier: Any] = [:]
     /// The keys being built, outermost first, while an injector has observers.
@@ -49,17 +52,30 @@ final class RequestFrame {
         return lookUp(injector)
     }
 
+    /// The frame of `injector` among those published on this thread, the newest first: a
+    /// request of another injector may run inside one of this injector's (a closure of this
+    /// injector asking another one, which asks this one again).
     @usableFromInline @inline(never)
     static func lookUp(_ injector: Injector) -> RequestFrame? {
-        guard let address = published else { return nil }
-        let frame = RequestFrame.at(address)
-        return frame.injector == ObjectIdentifier(injector) ? frame : nil
+        var address = published
+        while let current = address {
+            let frame = RequestFrame.at(current)
+            if frame.injector == ObjectIdentifier(injector) { return frame }
+            address = frame.hidden
+        }
+        return nil
+    }
+
+    /// The newest frame published on this thread, of any injector.
+    static func topmost() -> RequestFrame? {
+        published.map { RequestFrame.at($0) }
     }
 
     /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
     static func publish(for resolution: Resolution) -> RequestFrame {
         let injector = resolution.injector
         let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
+        frame.keeper = resolution.keeper
         injector.publishedFrames.add(1, ordering: .relaxed)
         published = frame.address
         return frame

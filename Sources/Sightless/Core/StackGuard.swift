@@ -134,6 +134,18 @@ extension Resolution {
 }
 
 extension Nesting {
+    /// Goes on from the nesting of an enclosing request of another injector on this thread:
+    /// its levels are added to this request's, and the stack is checked at the next level.
+    mutating func `continue`(from enclosing: Nesting) {
+        depth += enclosing.depth
+        weight += enclosing.weight
+        nextCheck = min(nextCheck, weight)
+        if floor == 0 {
+            floor = enclosing.floor
+            ceiling = enclosing.ceiling
+        }
+    }
+
     /// Throws `tooDeep` when the calling frame lies below the floor of this thread's stack.
     mutating func checkStack() throws(InjectionError) {
         if floor == 0 {

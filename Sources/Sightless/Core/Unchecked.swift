@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -291,6 +292,81 @@ extension WeakReference: @unchecked Sendable {}
 /// Invariant: `waiting` is touched only under `mutex`; the mutex and condition are created in
 /// `init` and destroyed in `deinit`.
 extension BuildCoordinator: @unchecked Sendable {}
+
+extension ChildState {
+    /// Places `value` at `address`.
+    ///
+    /// Invariant: `address` is `base` plus the layout's offset for the next position, whose type
+    /// the caller compared with `Value` (`place`), inside the buffer sized and aligned for the
+    /// layout, and not yet initialized.
+    @inlinable @inline(__always)
+    static func initialize<Value>(_ address: UnsafeMutableRawPointer, to value: Value) {
+        address.initializeMemory(as: Value.self, to: value)
+    }
+
+    /// The value at `address`.
+    ///
+    /// Invariant: a value of type `Value` was placed at `address`: the caller compared the
+    /// layout's type at its position with `Value`, and the position is below `placed`.
+    @inlinable @inline(__always)
+    static func read<Value>(_ address: UnsafeMutableRawPointer, as type: Value.Type) -> Value {
+        address.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Destroys the value at `address`, placed there as a `Value` (the layout made this
+    /// destroyer with the type of the position, and `deinit` calls it for placed positions only).
+    @usableFromInline
+    static func destroy<Value>(_ address: UnsafeMutableRawPointer, as type: Value.Type) {
+        _ = address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+    }
+}
+
+/// Invariant: `layout` and `base` never change; `placed` and the values are written only while
+/// the child is made, before the `ChildState` is published to any other thread (it is handed
+/// to the child injector when all are placed), and read-only afterwards; values are placed only
+/// when `Sendable` (`ChildTemplate` requires it of every value).
+extension ChildState: @unchecked Sendable {}
+
+/// A child's `ScopedProvisions`, made on first use by whichever thread asks first and published
+/// through an atomic word, so that a child that keeps nothing allocates nothing for it (the
+/// standard library's `AtomicLazyReference` asks the runtime for its generic type every time
+/// one is made).
+///
+/// Invariant: `address` holds 0 or the address of a `ScopedProvisions` retained once, by the
+/// thread whose compare-and-exchange stored it; that retain is released once, in `deinit`, when
+/// nothing can read the word any more.
+struct LazyScopedProvisions: ~Copyable {
+    private let address = Atomic<UInt>(0)
+
+    init() {}
+
+    /// The provisions, made now if no thread made them before.
+    func get() -> ScopedProvisions {
+        if let existing { return existing }
+        let made = ScopedProvisions()
+        let candidate = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+        let (stored, original) = address.compareExchange(expected: 0, desired: candidate, ordering: .acquiringAndReleasing)
+        if stored { return made }
+        Self.object(at: candidate)?.release()
+        return Self.object(at: original)?.takeUnretainedValue() ?? made
+    }
+
+    /// The provisions, if a thread made them.
+    var existing: ScopedProvisions? {
+        Self.object(at: address.load(ordering: .acquiring))?.takeUnretainedValue()
+    }
+
+    deinit {
+        Self.object(at: address.load(ordering: .acquiring))?.release()
+    }
+
+    private static func object(at address: UInt) -> Unmanaged<ScopedProvisions>? {
+        UnsafeRawPointer(bitPattern: address).map { Unmanaged<ScopedProvisions>.fromOpaque($0) }
+    }
+}
+
+/// Invariant: `provisions` and `kept` are read and written only under `lock`.
+extension ScopedProvisions: @unchecked Sendable {}
 
 /// Invariant: the base index and the snapshots are immutable once made; `latest` is an atomic;
 /// `snapshots` and `inherited` are only touched under `compiling`.

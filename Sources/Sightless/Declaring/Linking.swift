@@ -18,6 +18,8 @@ protocol Linking: AnyObject {
     /// Turns a failure while building the node being linked into an `InjectionError` that
     /// carries its dependency path and the declaration's location.
     var rethrow: @Sendable (any Error) -> InjectionError { get }
+    /// The identity of the graph the node is linked into.
+    var owner: CompilationOwner { get }
 }
 
 /// Lets generic code find out, once, that a dependency's type is an `Optional`.

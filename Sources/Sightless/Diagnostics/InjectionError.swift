@@ -58,9 +58,12 @@ public struct InjectionError: Error, CustomStringConvertible {
         case initializerFailed = "initializer failed"
         /// Dependencies nest deeper than the requesting thread's stack can hold.
         case tooDeep = "dependencies too deep"
-        /// An injector was used after it was shut down, or a `Lazy` or `Factory` after its
-        /// injector was released.
+        /// A `Lazy` or `Factory` given to a singleton was used after its injector was
+        /// released.
         case injectorReleased = "injector released"
+        /// An injector, or a `Lazy` or `Factory` of it, was asked for a value after
+        /// ``Injector/shutDown()``.
+        case injectorShutDown = "injector shut down"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
         /// A declaration that changes nothing: an override that replaces no binding, a decorator
@@ -101,6 +104,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .initializerFailed: "initializerFailed"
             case .tooDeep: "tooDeep"
             case .injectorReleased: "injectorReleased"
+            case .injectorShutDown: "injectorShutDown"
             case .closeFailed: "closeFailed"
             case .unusedDeclaration: "unusedDeclaration"
             case .ambiguousBinding: "ambiguousBinding"

@@ -279,6 +279,9 @@ extension InjectionError.Problem {
         case notLinked(key: AnyKey)
         /// A singleton of `key` was built but not stored.
         case notStored(key: AnyKey)
+        /// A value a child template provides, of type `key`, was read where no child made from
+        /// that template runs.
+        case providedValue(key: AnyKey)
     }
 }
 
@@ -304,7 +307,8 @@ extension InjectionError.Problem.Detail {
             .typeMismatch
         case .initializerFailed: .initializerFailed
         case .tooDeep: .tooDeep
-        case .injectorReleased, .injectorShutDown: .injectorReleased
+        case .injectorReleased: .injectorReleased
+        case .injectorShutDown: .injectorShutDown
         case .closeFailed: .closeFailed
         case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
         case .severalCandidates: .ambiguousBinding
@@ -334,7 +338,8 @@ extension InjectionError.Problem.Detail {
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):
             switch inconsistency {
-            case .nodeType(let key, _), .argumentLayout(let key), .notLinked(let key), .notStored(let key): key
+            case .nodeType(let key, _), .argumentLayout(let key), .notLinked(let key), .notStored(let key),
+                 .providedValue(let key): key
             case .argumentPlanType: nil
             }
         case .rawArgumentIndex, .rawArgumentType, .tooDeep: nil

@@ -93,7 +93,7 @@ enum ProblemText {
             let stack = stackSize.map { "the \($0 / 1024) KiB stack of this thread" } ?? "this thread's stack"
             return "Building this object nests \(depth) levels of dependencies, more than \(stack) holds."
         case .injectorReleased(let key, let wrapper):
-            return "\(wrapper) of \(key) was used after its injector was released."
+                        return "\(wrapper) of \(key), given to a value its injector keeps (a singleton), was used after the injector was released."
         case .injectorShutDown(let key):
             return "\(key) was requested from an injector that was shut down."
         case .closeFailed(let key, let error):
@@ -188,7 +188,7 @@ enum ProblemText {
         case .tooDeep:
             return "Request it on a thread with a larger stack, or make the graph shallower: have a type inject a Factory and build a deep part when it needs it."
         case .injectorReleased:
-            return "Keep the Injector alive for as long as objects it built use their Lazy and Factory dependencies."
+                        return "Keep the Injector alive while its singletons use their Lazy and Factory dependencies: a singleton's hold it weakly, since the injector holds the singleton."
         case .injectorShutDown:
             return "Request values before shutDown(), or from another injector (a new child, say)."
         case .closeFailed(let key, _):
@@ -221,6 +221,8 @@ enum ProblemText {
             return "\(key) was compiled but not linked."
         case .notStored(let key):
             return "the singleton \(key) was built but not stored."
+        case .providedValue(let key):
+            return "the provided value \(key) was read outside a child of its template."
         }
     }
 

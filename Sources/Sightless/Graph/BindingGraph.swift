@@ -45,8 +45,14 @@ struct BindingGraph: Sendable {
     /// The just-in-time types of the graph from which no key of an injector's own can be
     /// reached (one of its `bindings`, or a node it compiled before rather than took from a
     /// parent), dependencies first: what a child leaves to its parent to compile.
+    ///
+    /// The `Injector` key, which every injector binds to itself, is nobody's own: a type that
+    /// needs it is given the injector that keeps it.
     func justInTimeKeysNotReaching(_ bindings: [AnyKey: Recipe]) -> [AnyKey] {
-        let own = nodes.map { vertex in vertex.recipe == nil ? !vertex.fromParent : bindings[vertex.key] != nil }
+        let own = nodes.map { vertex in
+            guard vertex.key != Recipe.injectorKey else { return false }
+            return vertex.recipe == nil ? !vertex.fromParent : bindings[vertex.key] != nil
+        }
         // Whether each node reaches an own key, found by iterating to a fixed point (graphs may
         // have deferred cycles); each pass is linear.
         var reaches = own

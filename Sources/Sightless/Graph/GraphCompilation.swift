@@ -7,6 +7,11 @@ final class GraphCompilation: Compilation {
     let eager: [AnyNode]
     /// For a child injector, where its parent's nodes are found.
     let parent: Parent?
+    let owner: CompilationOwner
+    /// `true` for a child template's graph, whose nodes every child made from it shares.
+    let isTemplate: Bool
+    /// How many values each child of a template is made with.
+    let providedCount: Int
     /// What the modules recorded beyond bindings: decorators, observers, contextual bindings,
     /// contributions and candidates.
     let composition: Composition
@@ -36,8 +41,12 @@ final class GraphCompilation: Compilation {
     }
 
     private init(
-        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, composition: Composition
+        bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, owner: CompilationOwner,
+        isTemplate: Bool, composition: Composition
     ) {
+        self.owner = owner
+        self.isTemplate = isTemplate
+        self.providedCount = bindings.values.reduce(0) { count, recipe in count + (recipe.source == .provided ? 1 : 0) }
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
@@ -55,10 +64,15 @@ final class GraphCompilation: Compilation {
     /// Records the modules' bindings, merges them with the overrides, then compiles, validates
     /// and links the whole graph; every problem is reported together. A child's modules may
     /// add keys; binding a key its parent binds is an error unless it is an override.
+    ///
+    /// A child template also records `provided`, the recipes of the values each of its children
+    /// is made with, and makes the scope of every node it compiles per child.
     static func build(
-        modules: [any Module], overrides: [any Module], parent: Parent? = nil
+        modules: [any Module], overrides: [any Module], parent: Parent? = nil,
+        provided: (Binder) -> Void = { _ in }, isTemplate: Bool = false
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let (moduleBinder, overrideBinder) = Composition.binders(parent: parent)
+        provided(moduleBinder)
         for module in modules { module.configure(moduleBinder) }
         for module in overrides { module.configure(overrideBinder) }
 
@@ -76,7 +90,8 @@ final class GraphCompilation: Compilation {
         }
         let ownKeys = Set(merged.bindings.keys)
         // At a child's creation, every node compiled before is its parent's.
-        var compiler = GraphCompiler(bindings: merged.bindings, existing: { key in
+        let owner = CompilationOwner()
+        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
         }, inherited: { _ in true })
         composition.configure(&compiler)
@@ -100,15 +115,15 @@ final class GraphCompilation: Compilation {
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
-        let compilation = GraphCompilation(
-            bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent, composition: composition)
-        return (nodes, compilation)
+        return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
+                                         owner: owner, isTemplate: isTemplate, composition: composition))
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
     /// and what its parent has.
     private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
-        var compiler = GraphCompiler(bindings: bindings, existing: { key in lookup(key) ?? self.inherited(key) },
+        var compiler = GraphCompiler(bindings: bindings, owner: owner, perChild: isTemplate,
+                                     existing: { key in lookup(key) ?? self.inherited(key) },
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         composition.configure(&compiler)
         return compiler

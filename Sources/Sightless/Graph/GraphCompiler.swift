@@ -12,6 +12,10 @@ struct GraphCompiler {
     /// Whether an existing node is a parent injector's.
     private let inherited: (AnyNode) -> Bool
     private var pending: [Int] = []
+    /// The identity of the graph this compiler links nodes into.
+    let owner: CompilationOwner
+    /// For a child template, each node's scope made per child (`PerChildScope`).
+    private let perChild: Bool
     /// The decorators of each decorated key, applied when its node is linked.
     var decorators: [AnyKey: [Decorator]] = [:]
     /// The injector's observers, wrapped around every node that builds values.
@@ -26,9 +30,12 @@ struct GraphCompiler {
     ///   - bindings: the recorded bindings, one per key.
     ///   - existing: nodes the injector compiled before, which are linked and validated already.
     init(
-        bindings: [AnyKey: Recipe], existing: @escaping (AnyKey) -> AnyNode? = { _ in nil },
+        bindings: [AnyKey: Recipe], owner: CompilationOwner = CompilationOwner(), perChild: Bool = false,
+        existing: @escaping (AnyKey) -> AnyNode? = { _ in nil },
         inherited: @escaping (AnyNode) -> Bool = { _ in false }
     ) {
+        self.owner = owner
+        self.perChild = perChild
         self.inherited = inherited
         self.bindings = bindings
         self.existing = existing
@@ -85,9 +92,10 @@ struct GraphCompiler {
                 stack.removeLast()
                 state[node] = 2
                 guard let recipe = graph.nodes[node].recipe else { continue }
-                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked)
+                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner)
                 do {
-                    let made = try recipe.link(linker)
+                    let scope = perChild ? PerChildScope.wrapping(recipe.scope, owner: owner) : nil
+                    let made = try recipe.link(linker, scope: scope)
                     linked.nodes[recipe.key] = made
                     linked.order.append(made)
                 } catch {

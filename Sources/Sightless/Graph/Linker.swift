@@ -4,11 +4,13 @@ final class Linker: Linking, LinkingNode {
     private let key: AnyKey
     private let location: SourceLocation?
     private let nodes: LinkedNodes
+    let owner: CompilationOwner
     private var arguments = DynamicSignature.Builder()
     private var inherited: DynamicSignature?
 
-    init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes) {
+    init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner) {
         self.key = key
+        self.owner = owner
         self.location = location
         self.nodes = nodes
     }

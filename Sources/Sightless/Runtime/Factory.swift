@@ -23,14 +23,24 @@
 /// The argument types must match the target's dynamic slots, in order; the injector checks
 /// that when it is built. A factory without arguments, `Factory<T>`, gives a new instance of
 /// an unscoped `T` on every call (and the one instance of a singleton), and, like ``Lazy``,
-/// may close a dependency cycle. A factory holds its injector weakly: once the injector is gone,
-/// `make` throws ``InjectionError/Kind/injectorReleased``.
+/// may close a dependency cycle.
+///
+/// A factory works for as long as it is reachable: it keeps its injector alive, so a handler
+/// built at start-up may make objects long after every other reference to the injector is
+/// gone. A factory given to a value its injector keeps for its whole life (a singleton) holds
+/// the injector weakly instead, since the injector holds that value: once the injector is
+/// released, `make` there throws ``InjectionError/Kind/injectorReleased``, and after
+/// ``Injector/shutDown()``, ``InjectionError/Kind/injectorShutDown``.
 public struct Factory<Value, each Argument>: Sendable {
-    private weak let injector: Injector?
+    /// The injector, held strongly unless the factory was given to a value the injector keeps
+    /// for its whole life.
+    private let strong: Injector?
+    private weak let weak: Injector?
     private let key: AnyKey
 
-    init(injector: Injector, key: AnyKey) {
-        self.injector = injector
+    init(injector: Injector, key: AnyKey, weakly: Bool) {
+        self.strong = weakly ? nil : injector
+        self.weak = weakly ? injector : nil
         self.key = key
     }
 
@@ -43,7 +53,7 @@ public struct Factory<Value, each Argument>: Sendable {
     /// - Throws: an ``InjectionError`` when building fails, or when the injector has been
     ///   released.
     public func make(_ arguments: repeat each Argument) throws(InjectionError) -> Value {
-        guard let injector else {
+        guard let injector = strong ?? weak else {
             throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
         }
         return try injector.run(try injector.compiledNode(Value.self, name: key.name), key: key,
@@ -65,7 +75,7 @@ extension Factory: DeferredDependency {
         let plan: Plan<Factory<Value, repeat each Argument>> = { resolution in
             // Its make(…) may run while the consumer is built: it continues this request.
             _ = resolution.publishFrame()
-            return Factory(injector: resolution.injector, key: key)
+            return Factory(injector: resolution.handedInjector, key: key, weakly: resolution.keeper?.weakly ?? false)
         }
         return plan
     }

@@ -15,8 +15,8 @@ extension Injector {
     /// shutdown, a request throws ``InjectionError/Kind/injectorReleased``.
     public func shutDown() throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let storages = nodes.ownNodes()
-            .compactMap { node in node.storage.flatMap { storage in storage.closing.map { (storage, $0) } } }
+        let storages = (nodes.ownNodes().compactMap(\.storage) + (childState?.keptStorages ?? []))
+            .compactMap { storage in storage.closing.map { (storage, $0) } }
             .sorted { $0.1.creation > $1.1.creation }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []

@@ -14,22 +14,33 @@
 /// ```
 ///
 /// The first ``get()`` resolves `T` (its binding, or just in time) and keeps the result, so
-/// every later call returns the same value, also when several threads call at once. A `Lazy`
-/// holds its injector weakly, so that an object keeping one never keeps the injector alive:
-/// once the injector is gone, a first `get()` throws ``InjectionError/Kind/injectorReleased``.
-/// For a new instance on every call, inject a ``Factory`` instead.
+/// every later call returns the same value, also when several threads call at once. For a new
+/// instance on every call, inject a ``Factory`` instead.
+///
+/// A `Lazy` works for as long as it is reachable: it keeps its injector alive, so an object
+/// built for one request may keep using it after every other reference to the injector is
+/// gone. The one exception avoids a cycle: a `Lazy` given to a value its injector keeps for its
+/// whole life (a singleton, an eager singleton) holds the injector weakly, since the injector
+/// holds that value; once the injector is released, a first `get()` there throws
+/// ``InjectionError/Kind/injectorReleased``, and after ``Injector/shutDown()``,
+/// ``InjectionError/Kind/injectorShutDown``. So releasing every outside reference to an
+/// injector and to what it built frees all of it.
 ///
 /// A `Lazy` keeps what it built for as long as the `Lazy` lives. When that value holds the
 /// `Lazy`'s owner strongly (`ReportScreen` gets a `PdfExporter` that holds the `ReportScreen`),
 /// the two keep each other alive, like any two objects that hold each other: hold one side
 /// weakly.
 public final class Lazy<Value>: Sendable {
-    private weak let injector: Injector?
+    /// The injector, held strongly unless the `Lazy` was given to a value the injector keeps
+    /// for its whole life.
+    private let strong: Injector?
+    private weak let weak: Injector?
     private let key: AnyKey
     private let storage: InstanceStorage
 
-    init(injector: Injector, key: AnyKey) {
-        self.injector = injector
+    init(injector: Injector, key: AnyKey, weakly: Bool) {
+        self.strong = weakly ? nil : injector
+        self.weak = weakly ? injector : nil
         self.key = key
         self.storage = InstanceStorage(key)
     }
@@ -44,14 +55,24 @@ public final class Lazy<Value>: Sendable {
     ///   again), or when the injector has been released before the first call.
     public func get() throws(InjectionError) -> Value {
         if let value = storage.existing(as: Value.self) { return value }
-        guard let injector else {
+        guard let injector = strong ?? weak else {
             throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
         }
         let node = try injector.compiledNode(Value.self, name: key.name)
         if let value = node.storage?.existing(as: Value.self) { return value }
         let storage = storage
         let plan = node.plan
-        return try injector.run(node, plan: { resolution in try storage.instance(&resolution, build: plan) })
+        guard strong == nil else {
+            return try injector.run(node, plan: { resolution in try storage.instance(&resolution, build: plan) })
+        }
+        // What it builds is kept by a value the injector keeps: built for that injector, so it
+        // holds the injector weakly in turn.
+        return try injector.run(node, plan: { resolution in
+            let enclosing = resolution.keeper
+            resolution.keeper = Keeper(injector, weakly: true)
+            defer { resolution.keeper = enclosing }
+            return try storage.instance(&resolution, build: plan)
+        })
     }
 }
 
@@ -64,7 +85,7 @@ extension Lazy: DeferredDependency {
         let plan: Plan<Lazy<Value>> = { resolution in
             // Its get() may run while the consumer is built: it continues this request.
             _ = resolution.publishFrame()
-            return Lazy(injector: resolution.injector, key: key)
+            return Lazy(injector: resolution.handedInjector, key: key, weakly: resolution.keeper?.weakly ?? false)
         }
         return plan
     }

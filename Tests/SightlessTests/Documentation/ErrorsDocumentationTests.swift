@@ -71,6 +71,13 @@ private enum Examples {
         let detail: Factory<Detail, String>
         init(detail: Factory<Detail, String>) { self.detail = detail }
         static let initializer = Initializer(Shelf.init(detail:), fileID: "App/Shelf.swift", line: 6)
+        static var scope: Scope { .singleton }
+    }
+
+    final class Reader: Injectable {
+        let detail: Factory<Detail, String>
+        init(detail: Factory<Detail, String>) { self.detail = detail }
+        static let initializer = Initializer(Reader.init(detail:), fileID: "App/Reader.swift", line: 6)
     }
 
     enum ConnectionError: Error { case alreadyClosed }
@@ -122,6 +129,11 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let menu = try injector?.getInstance(Shelf.self)
         injector = nil
         return caught { _ = try menu?.detail.make("Inbox") }
+    case .injectorShutDown:
+        let injector = try Injector(modules: [])
+        let shelf = try injector.getInstance(Examples.Reader.self)
+        try injector.shutDown()
+        return caught { _ = try shelf.detail.make("Inbox") }
     case .closeFailed:
         let injector = try Injector(Bindings { $0.bind(Examples.Connection.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
         _ = try injector.getInstance(Examples.Connection.self)

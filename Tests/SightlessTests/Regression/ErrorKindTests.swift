@@ -36,9 +36,10 @@ private enum ErrorKind {
         static let initializer = Initializer(Cat.init)
     }
 
-    /// A Car whose injector is already gone.
+    /// A Car kept as a singleton (so its Lazy and Factory hold the injector weakly) whose
+    /// injector is already gone.
     static func orphanedCar() throws -> Car {
-        try Injector(modules: []).getInstance(Car.self)
+        try Injector(Bindings { $0.bind(Car.self).in(.singleton) }).getInstance(Car.self)
     }
 }
 

@@ -84,6 +84,7 @@ struct ExportedGraph {
         case .injector: return "the injector"
         case .incomplete: return "incomplete"
         case .wrapper: return "wrapper"
+        case .provided: return "provided"
         case .collection: return "collection"
         }
     }

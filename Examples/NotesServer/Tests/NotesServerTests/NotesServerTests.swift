@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NotesServer
+import Sightless
+import Testing
+
+@Suite("Notes server")
+struct NotesServerTests {
+    /// A server whose store is swapped for one in memory, in one line.
+    private func server(_ store: MemoryNotesStore = MemoryNotesStore()) async throws -> NotesServer {
+        try await NotesServer(storePath: "/nonexistent/notes.json") { $0.bind((any NotesStore).self).to(instance: store) }
+    }
+
+    @Test("a note posted by an author is listed for that author, over 127.0.0.1")
+    func postThenList() async throws {
+        let server = try await server()
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
+                                     body: ByteBuffer(string: "buy milk")) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/notes", method: .get, headers: [.init("X-Author")!: "ada"]) { response in
+                let notes = try JSONDecoder().decode([Note].self, from: Data(buffer: response.body))
+                #expect(notes.map(\.text) == ["buy milk"])
+            }
+        }
+    }
+
+    @Test("each request gets its own author from its own child injector")
+    func authorsAreSeparate() async throws {
+        let store = MemoryNotesStore([Note(id: 1, author: "grace", text: "compile")])
+        let server = try await server(store)
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/notes", method: .get, headers: [.init("X-Author")!: "ada"]) { response in
+                #expect(try JSONDecoder().decode([Note].self, from: Data(buffer: response.body)).isEmpty)
+            }
+            try await client.execute(uri: "/notes", method: .get, headers: [.init("X-Author")!: "grace"]) { response in
+                #expect(try JSONDecoder().decode([Note].self, from: Data(buffer: response.body)).map(\.id) == [1])
+            }
+        }
+    }
+
+    @Test("a request without an author is refused with 401")
+    func missingAuthor() async throws {
+        let server = try await server()
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/notes", method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+    }
+
+    @Test("200 posts from 8 concurrent clients are all kept")
+    func concurrentPosts() async throws {
+        let store = MemoryNotesStore()
+        let server = try await server(store)
+        try await server.application().test(.live) { client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for index in 0..<25 {
+                            try await client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "w\(worker)"],
+                                                     body: ByteBuffer(string: "note \(index)")) { response in
+                                #expect(response.status == .created)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var total = 0
+        for worker in 0..<8 { total += try await store.notes(by: "w\(worker)").count }
+        #expect(total == 200)
+    }
+
+    @Test("a server missing a binding fails at start-up, naming it")
+    func missingBindingAtStartUp() async throws {
+        let error = await #expect(throws: InjectionError.self) {
+            _ = try await NotesServer(storePath: "/nonexistent/notes.json") {
+                $0.bind((any NotesStore).self).to(Key<MemoryNotesStore>(named: "replica"))
+            }
+        }
+        #expect(error?.kind == .missingBinding)
+    }
+
+    @Test("notes added before shutdown are in the store's file after it")
+    func shutdownSavesTheFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await NotesServer(storePath: path)
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
+                                     body: ByteBuffer(string: "keep me")) { _ in }
+        }
+        try await server.shutDown()
+        let saved = try JSONDecoder().decode([Note].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(saved.map(\.text) == ["keep me"])
+    }
+}

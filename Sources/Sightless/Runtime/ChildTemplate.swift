@@ -1,0 +1,176 @@
+/// A child injector declared once and made many times, each time with values of its own: the
+/// cheap way to give every HTTP request, screen or session an injector of its own.
+///
+/// Declare the template when the app starts, naming the values each child is made with. The
+/// template is compiled and validated then, with its parent: a handler that needs a key neither
+/// binds is reported at start-up, not on the first request.
+///
+/// ```swift
+/// let requests = try app.childTemplate(providing: User.self, Request.self) { binder in
+///     binder.entryPoint(NotesHandler.self)
+/// }
+/// ```
+///
+/// Then make a child per request with only its values. Making one compiles nothing: it costs an
+/// allocation or two, whatever the size of the app's graph.
+///
+/// ```swift
+/// let child = try requests.child(user, request)
+/// let handler = try child.getInstance(NotesHandler.self)
+/// ```
+///
+/// A child made from a template is like any child injector: it sees its parent's bindings and
+/// shares its singletons, and keeps its own singletons (the template's bindings in
+/// ``Scope/singleton``), which live and die with it.
+public final class ChildTemplate<each Value: Sendable>: Sendable {
+    let parent: Injector
+    let nodes: NodeTable
+    let compilation: GraphCompilation
+    /// Where the values of each child lie.
+    @usableFromInline let layout: ProvidedLayout
+
+    init(parent: Injector, nodes: NodeTable, compilation: GraphCompilation, layout: ProvidedLayout) {
+        self.parent = parent
+        self.nodes = nodes
+        self.compilation = compilation
+        self.layout = layout
+    }
+
+    /// A new child injector, given `values` for the keys the template provides, in order.
+    ///
+    /// ```swift
+    /// let child = try requests.child(user, request)
+    /// let handler = try child.getInstance(NotesHandler.self)
+    /// ```
+    ///
+    /// - Throws: an ``InjectionError`` when a value of an eager singleton the template binds
+    ///   fails to build, or when the parent was shut down.
+    @inlinable
+    public func child(_ values: repeat each Value) throws(InjectionError) -> Injector {
+        // Inlinable so that the values are placed where their types are known.
+        let state = ChildState(layout: layout)
+        repeat state.place(each values)
+        return try child(state)
+    }
+
+    @usableFromInline
+    func child(_ state: ChildState) throws(InjectionError) -> Injector {
+        if parent.isShutDown.load(ordering: .relaxed) {
+            throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
+        }
+        let child = Injector(nodes: nodes, compilation: compilation, parent: parent, childState: state)
+        if !compilation.eager.isEmpty { try child.buildEagerValues() }
+        return child
+    }
+
+    /// The template's graph, as ``Injector/exportGraph(as:)`` draws a child's: the keys it takes
+    /// from its parent marked as the parent's, the values it provides as `provided`.
+    ///
+    /// ```swift
+    /// print(requests.exportGraph(as: .text))
+    /// ```
+    public func exportGraph(as format: GraphFormat) -> String {
+        Injector(nodes: nodes, compilation: compilation, parent: parent).exportGraph(as: format)
+    }
+}
+
+extension Injector {
+    /// Declares a child injector made once per request, session or screen with values of its
+    /// own: the keys of `keys`, in order, plus the bindings of `modules`.
+    ///
+    /// ```swift
+    /// let requests = try app.childTemplate(providing: Key<String>(named: "requestID"), Key<User>(),
+    ///                                      modules: [RequestModule()])
+    /// let child = try requests.child("7f3a", user)
+    /// ```
+    ///
+    /// The template is compiled and validated now, with this injector's keys: what its modules
+    /// bind and declare as entry points, and what those need. A key it provides may not be one
+    /// this injector binds (an error naming both), nor be bound by its modules.
+    ///
+    /// - Throws: an ``InjectionError`` listing every problem of the template's graph.
+    @inlinable
+    public func childTemplate<each Value: Sendable>(
+        providing keys: repeat Key<each Value>, modules: [any Module] = [], overrides: [any Module] = [],
+        fileID: String = #fileID, line: Int = #line
+    ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
+        // Inlinable so that the plans reading the values are specialized for their types.
+        var provided: [ProvidedKey] = []
+        repeat provided.append(ProvidedKey(each keys))
+        let layout = ProvidedLayout.Builder()
+        repeat layout.add((each Value).self)
+        return try childTemplate(
+            provided, layout: layout.layout, modules: modules, overrides: overrides,
+            location: SourceLocation(fileID: fileID, line: line))
+    }
+
+    /// Compiles and validates a template's graph, with this injector's as its parent's.
+    @usableFromInline
+    func childTemplate<each Value: Sendable>(
+        _ provided: [ProvidedKey], layout: ProvidedLayout, modules: [any Module], overrides: [any Module],
+        location: SourceLocation
+    ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
+        guard let compilation = graphCompilation else {
+            throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey)))
+        }
+        let (nodes, templateCompilation) = try GraphCompilation.build(
+            modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),
+            provided: { binder in
+                for (index, key) in provided.enumerated() { key.record(binder, index, location) }
+            },
+            isTemplate: true)
+        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: layout)
+    }
+
+    /// Declares a child injector made once per request, session or screen with values of its
+    /// own, of the types `types` (each the key with no name), plus the bindings of `modules`.
+    ///
+    /// ```swift
+    /// let requests = try app.childTemplate(providing: User.self, Request.self, modules: [RequestModule()])
+    /// let child = try requests.child(user, request)
+    /// ```
+    @inlinable
+    public func childTemplate<each Value: Sendable>(
+        providing types: repeat (each Value).Type, modules: [any Module] = [], overrides: [any Module] = [],
+        fileID: String = #fileID, line: Int = #line
+    ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
+        try childTemplate(providing: repeat Key<each Value>(), modules: modules, overrides: overrides,
+                          fileID: fileID, line: line)
+    }
+
+    /// Declares a child injector made once per request, session or screen with values of the
+    /// types `types`, and the bindings `bindings` records in place.
+    ///
+    /// ```swift
+    /// let requests = try app.childTemplate(providing: User.self, Request.self) { binder in
+    ///     binder.bind(UnitOfWork.self).in(.singleton)     // one per child
+    ///     binder.entryPoint(NotesHandler.self)            // validated now
+    /// }
+    /// ```
+    @inlinable
+    public func childTemplate<each Value: Sendable>(
+        providing types: repeat (each Value).Type, fileID: String = #fileID, line: Int = #line,
+        _ bindings: (Binder) -> Void
+    ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
+        try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
+            try childTemplate(providing: repeat Key<each Value>(), modules: [RecordingModule(record: bindings)],
+                              fileID: fileID, line: line)
+        }
+    }
+}
+
+/// A key a child template provides, with the plan that reads its value, made where the key's
+/// type is known.
+@usableFromInline
+struct ProvidedKey {
+    @usableFromInline let record: (Binder, Int, SourceLocation) -> Void
+
+    @inlinable
+    init<Value: Sendable>(_ key: Key<Value>) {
+        record = { binder, index, location in
+            binder.provide(key, index: index, location: location) { index, owner in
+                { resolution in try resolution.injector.providedValue(at: index, of: owner, as: Value.self) }
+            }
+        }
+    }
+}
