@@ -234,7 +234,7 @@ struct ChildTemplateTests {
     @Test("shutting a template's child down closes its own values and not its sibling's")
     func shutDownClosesOwnValues() throws {
         let recorder = Templated.Recorder()
-        let app = try Injector(modules: []) { $0.bind(Templated.Recorder.self).to(instance: recorder) }
+        let app = try Injector(Bindings { $0.bind(Templated.Recorder.self).to(instance: recorder) })
         let requests = try app.childTemplate(providing: Templated.User.self) {
             $0.bind(Templated.Connection.self).in(.singleton)
         }
@@ -325,7 +325,7 @@ struct ChildTemplateTests {
     @Test("children of one template shut down from 8 threads at once close each value exactly once")
     func concurrentShutDown() throws {
         let recorder = Templated.Recorder()
-        let app = try Injector(modules: []) { $0.bind(Templated.Recorder.self).to(instance: recorder) }
+        let app = try Injector(Bindings { $0.bind(Templated.Recorder.self).to(instance: recorder) })
         let requests = try app.childTemplate(providing: Templated.User.self) {
             $0.bind(Templated.Connection.self).in(.singleton)
         }

@@ -29,8 +29,9 @@ while let argument = arguments.popFirst() {
         usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, async-graph, child, child-large,
-                    child-adhoc, child-adhoc-large, compile-chain, compile-fan;
+                   (CASE: graph, leaf, singleton, singleton-handle, async-graph, child, child-large, child-adhoc,
+                    child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
+                    composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
         """)
         exit(0)
@@ -57,6 +58,11 @@ if let profile {
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
         case "child-adhoc": try childRequests(contender, parentBindings: 10, adHoc: true, profile.count, sink)
         case "child-adhoc-large": try childRequests(contender, parentBindings: 10_000, adHoc: true, profile.count, sink)
+        case "composition-alias": try compositionRequests("alias", contender, profile.count, sink)
+        case "composition-contextual": try compositionRequests("contextual", contender, profile.count, sink)
+        case "composition-auto-wired": try compositionRequests("auto-wired", contender, profile.count, sink)
+        case "composition-decorated": try compositionRequests("decorated", contender, profile.count, sink)
+        case "composition-decorated-resolver": try compositionRequests("decorated-resolver", contender, profile.count, sink)
         case "compile-chain": _ = onLargeStack { try? compileSightless(.chain, size: profile.count) }
         case "compile-fan": _ = onLargeStack { try? compileSightless(.fan, size: profile.count) }
         default: print("unknown case \(profile.name)")

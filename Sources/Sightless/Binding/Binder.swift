@@ -30,9 +30,63 @@ public final class Binder {
 
     private var entries: [Entry] = []
     private var entryPoints: [Element] = []
+    /// The elements other than bindings and entry points (decorators, observers, …), in order.
+    private var others: [Element] = []
 
-    /// The recorded elements: the bindings in order, then the entry points in order.
-    var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints }
+    /// The recorded elements: the bindings in order, then the entry points, then the others.
+    var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints + others }
+
+    /// The recorded decorators, in declaration order.
+    var decorators: [Decorator] {
+        others.compactMap { element in
+            if case .decorator(let decorator) = element { return decorator }
+            return nil
+        }
+    }
+
+    /// The recorded contributions to collections, in declaration order.
+    var contributions: [Contribution] {
+        others.compactMap { element in
+            if case .contribution(let contribution) = element { return contribution }
+            return nil
+        }
+    }
+
+    /// Whether this binder records override modules: their contributions add to (or, in a map,
+    /// replace entries of) the modules' collections.
+    var isRecordingOverrides = false
+    /// Starts the names of the keys of this binder's contributions, so that a child's do not
+    /// meet its parent's: `child 1 ` for a child's modules.
+    var contributionPrefix = ""
+
+    /// The recorded contextual bindings, in declaration order.
+    var contextualBindings: [ContextualBinding] {
+        others.compactMap { element in
+            if case .contextual(let contextual) = element { return contextual }
+            return nil
+        }
+    }
+
+    /// The recorded candidate implementations, in declaration order.
+    var candidates: [Candidate] {
+        others.compactMap { element in
+            if case .candidate(let candidate) = element { return candidate }
+            return nil
+        }
+    }
+
+    /// The recorded observers, in declaration order.
+    var observers: [@Sendable (InstanceEvent) -> Void] {
+        others.compactMap { element in
+            if case .observer(let callback) = element { return callback }
+            return nil
+        }
+    }
+
+    /// Records an element other than a binding or an entry point.
+    func record(_ element: Element) {
+        others.append(element)
+    }
 
     /// The recorded bindings, in order.
     var recipes: [Recipe] { entries.map(\.recipe) }
@@ -110,6 +164,12 @@ public final class Binder {
     /// ```
     public func install(_ module: any Module) {
         module.configure(self)
+    }
+
+    /// Makes the binding at `index` the start of a binding of another key, still without a
+    /// target: what `whenInjected(into:)` does to the key it was given.
+    func rebind<Value>(at index: Int, to key: Key<Value>, location: SourceLocation) {
+        entries[index] = .untargeted { .untargeted(key, location: location) }
     }
 
     /// Records the binding of a value each child of a template is made with, the `index`-th;

@@ -10,12 +10,22 @@ enum Element: Sendable {
     /// A key the app will request: validated, compiled and drawn with the rest of the graph
     /// when the injector is built.
     case entryPoint(AnyKey, SourceLocation)
+    /// A function wrapping every value of a key.
+    case decorator(Decorator)
+    /// An element added to an array, a set or a map that several modules contribute to.
+    case contribution(Contribution)
+    /// A binding that serves one consumer's dependencies on a key instead of the key's own.
+    case contextual(ContextualBinding)
+    /// A type offered as an implementation of a protocol, for auto-wiring.
+    case candidate(Candidate)
+    /// A callback for every instance the injector builds.
+    case observer(@Sendable (InstanceEvent) -> Void)
 
     /// The binding this element records, if it is one.
     var recipe: Recipe? {
         switch self {
         case .binding(let recipe): recipe
-        case .entryPoint: nil
+        default: nil
         }
     }
 }

@@ -19,6 +19,17 @@ struct Recipe: Sendable {
         case wrapper
         /// A value each child made from a ``ChildTemplate`` is given when it is made.
         case provided
+        /// An array, set or map gathered from the contributions of modules.
+        case collection
+
+        /// Whether a node of this source builds its values (rather than hands out a value it
+        /// was given, or another key's): what observers are told about.
+        var buildsValues: Bool {
+            switch self {
+            case .closure, .provider, .initializer, .type, .collection: true
+            case .instance, .alias, .injector, .incomplete, .wrapper, .provided: false
+            }
+        }
     }
 
     let key: AnyKey
@@ -63,8 +74,14 @@ struct Recipe: Sendable {
         self.problems = problems
         self.concreteType = concreteType
         self.accepts = { type in valuesOf(type, areValuesOf: Value.self) }
+        let reported = source.buildsValues
         self.makeNode = { linker, scope in
             var plan = try build(linker)
+            // Decorators and observers work on the unscoped plan, so that a scope keeps the
+            // decorated value, and builds (not reads) are observed. Without them, the plan is
+            // the one built above.
+            for decorator in linker.decorators { plan = try decorator.decorate(plan) }
+            if reported, let observers = linker.observers { plan = observers.observe(plan, key: erased, scope: scope) }
             // A value kept beyond its request is built for the injector that keeps it.
             let lifetime = scope.strategy.lifetime
             if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
@@ -88,6 +105,10 @@ protocol LinkingNode {
     var dynamicSignature: DynamicSignature? { get }
     /// The dependencies linked so far that need `await`, once per plan handed out.
     var awaitedDependencies: [AnyNode] { get }
+    /// The decorators of the node's key, in the order they apply.
+    var decorators: [Decorator] { get }
+    /// The injector's observers, or `nil` when it has none.
+    var observers: InstanceObservers? { get }
 }
 
 // MARK: - The kinds of recipe

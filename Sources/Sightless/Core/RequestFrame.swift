@@ -34,6 +34,8 @@ final class RequestFrame {
     var keeper: Keeper?
     /// The values of per-request bindings built by this request, by binding.
     var requestValues: [ObjectIdentifier: Any] = [:]
+    /// The keys being built, outermost first, while an injector has observers.
+    var observedPath: [AnyKey] = []
     /// The frame this one hides (of another injector), restored when this one ends.
     private let hidden: UnsafeMutableRawPointer?
 

@@ -11,6 +11,9 @@ public enum DependencyRole: Hashable, Sendable, CustomStringConvertible {
     case property(String)
     /// The key another key is bound to: `bind(Api.self).to(HttpApi.self)`.
     case target
+    /// One contribution to a collection: its position in an array or set, or its key in a map
+    /// (written as Swift writes the key).
+    case contribution(String)
 
     /// A readable form: `argument 2`, `property \House.color`, `bound to`.
     ///
@@ -22,6 +25,7 @@ public enum DependencyRole: Hashable, Sendable, CustomStringConvertible {
         case .argument(let position): "argument \(position)"
         case .property(let path): "property \(path)"
         case .target: "bound to"
+        case .contribution(let entry): "contribution \(entry)"
         }
     }
 }

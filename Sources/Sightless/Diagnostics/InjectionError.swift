@@ -70,6 +70,11 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// initializer, closure or provider, or something that needs one); request it with
         /// `try await`.
         case needsAwait = "needs await"
+        /// A declaration that changes nothing: an override that replaces no binding, a decorator
+        /// of a key nothing binds, a contextual binding no consumer uses.
+        case unusedDeclaration = "unused declaration"
+        /// A protocol with no binding has several candidate implementations to choose from.
+        case ambiguousBinding = "ambiguous binding"
         /// A check inside Sightless failed; the request stopped instead of going on with wrong
         /// assumptions. Please report it.
         case internalInconsistency = "internal inconsistency"
@@ -106,6 +111,8 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .injectorShutDown: "injectorShutDown"
             case .closeFailed: "closeFailed"
             case .needsAwait: "needsAwait"
+            case .unusedDeclaration: "unusedDeclaration"
+            case .ambiguousBinding: "ambiguousBinding"
             case .internalInconsistency: "internalInconsistency"
             }
         }

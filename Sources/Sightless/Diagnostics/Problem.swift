@@ -130,6 +130,26 @@ extension InjectionError.Problem {
         public var description: String { "\(role): \(key.typeName)" }
     }
 
+    /// A type offered as an implementation of a protocol, and where it was offered.
+    ///
+    /// ```swift
+    /// print(candidate)   // HttpApi (App/NetworkModule.swift:4)
+    /// ```
+    public struct Candidate: Sendable, Hashable, CustomStringConvertible {
+        /// The implementing type, as a key with no name.
+        public let type: AnyKey
+        /// Where a module offered it.
+        public let location: SourceLocation
+
+        init(type: AnyKey, location: SourceLocation) {
+            self.type = type
+            self.location = location
+        }
+
+        /// `HttpApi (App/NetworkModule.swift:4)`.
+        public var description: String { "\(type) (\(location))" }
+    }
+
     /// What went wrong, as data: one case per mistake, with the keys, types and declarations
     /// involved. Each case belongs to one ``InjectionError/Kind``.
     ///
@@ -158,6 +178,9 @@ extension InjectionError.Problem {
         case reentered(key: AnyKey, through: Reentry)
         /// `key` is bound twice, at `first` and at `second`.
         case boundTwice(key: AnyKey, first: SourceLocation?, second: SourceLocation?, amongOverrides: Bool)
+        /// Two contributions to the map `collection` have the same key, `entry` (as Swift writes
+        /// it), at `first` and at `second`.
+        case contributedTwice(collection: AnyKey, entry: String, first: SourceLocation?, second: SourceLocation?)
         /// `key` is bound by the injector itself (`Injector`) and cannot be bound again.
         case reservedKey(AnyKey)
         /// A child injector's module binds `key` (at `location`), which its parent binds: a
@@ -219,6 +242,19 @@ extension InjectionError.Problem {
         /// only values built synchronously: an awaited value can be unscoped, a singleton or
         /// an eager singleton.
         case awaitedInScope(key: AnyKey, scope: String, awaited: AnyKey)
+        /// An override of `key` (at `location`) replaces no binding: neither the modules nor a
+        /// parent bind `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of
+        /// the same type under other names.
+        case overrideReplacesNothing(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
+        /// A decorator of `key` (at `location`) wraps nothing: this injector does not bind
+        /// `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of the same type
+        /// under other names.
+        case decoratorWithoutBinding(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
+        /// The binding of `key` for `consumer` (at `location`) serves nothing: `consumer` has no
+        /// argument or property of `key`.
+        case unusedContextualBinding(key: AnyKey, consumer: AnyKey, location: SourceLocation?)
+        /// Nothing binds `key`, and modules offer several `candidates` to implement it.
+        case severalCandidates(key: AnyKey, candidates: [Candidate])
         /// A check inside Sightless failed: a bug in Sightless, reported instead of acting on
         /// wrong assumptions.
         case internalInconsistency(Inconsistency)
@@ -268,7 +304,7 @@ extension InjectionError.Problem.Detail {
         case .missingBinding: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .reentered: .cyclicDependency
-        case .boundTwice, .reservedKey, .boundByParent: .duplicateBinding
+        case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
         case .scopedWithArguments, .captiveDependency, .awaitedInScope: .scopeConflict
@@ -283,6 +319,8 @@ extension InjectionError.Problem.Detail {
         case .injectorShutDown: .injectorShutDown
         case .closeFailed: .closeFailed
         case .needsAwait: .needsAwait
+        case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
+        case .severalCandidates: .ambiguousBinding
         case .internalInconsistency: .internalInconsistency
         }
     }
@@ -301,9 +339,12 @@ extension InjectionError.Problem.Detail {
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _),
-             .awaitedInScope(let key, _, _):
+             .awaitedInScope(let key, _, _), .overrideReplacesNothing(let key, _, _),
+             .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
+             .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
+        case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):
             switch inconsistency {

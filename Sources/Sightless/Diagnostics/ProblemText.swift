@@ -47,6 +47,8 @@ enum ProblemText {
             return "\(key) is being built by another thread that waits for something this thread is building: they need each other."
         case .boundTwice(let key, let first, let second, let amongOverrides):
             return "\(key) is bound twice\(amongOverrides ? " among the overrides" : ""): at \(place(first)) and at \(place(second))."
+        case .contributedTwice(let collection, let entry, let first, let second):
+            return "\(collection) has two contributions for the key \(entry): at \(place(first)) and at \(place(second))."
         case .reservedKey(let key):
             return "\(key) is always bound to the injector itself."
         case .boundByParent(let key, _):
@@ -103,6 +105,22 @@ enum ProblemText {
         case .awaitedInScope(let key, let scope, let awaited):
             let why = awaited == key ? "" : " (it needs \(awaited))"
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
+        case .overrideReplacesNothing(let key, _, let nearMisses):
+            var message = "The override of \(key) replaces no binding: nothing else binds \(key)."
+            if !nearMisses.isEmpty {
+                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
+            }
+            return message
+        case .decoratorWithoutBinding(let key, _, let nearMisses):
+            var message = "The decorator of \(key) wraps nothing: this injector does not bind \(key)."
+            if !nearMisses.isEmpty {
+                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
+            }
+            return message
+        case .unusedContextualBinding(let key, let consumer, _):
+            return "The binding of \(key) when injected into \(consumer) serves nothing: \(consumer) has no argument or property of \(key)."
+        case .severalCandidates(let key, let candidates):
+            return "Nothing binds \(key), and \(candidates.count) types are offered to implement it: \(candidates.map(\.description).joined(separator: ", "))."
         case .internalInconsistency(let inconsistency):
             return "Sightless found itself inconsistent: " + inconsistencyMessage(inconsistency)
         }
@@ -136,6 +154,8 @@ enum ProblemText {
             return amongOverrides
                 ? "Keep one of the two override bindings."
                 : "Remove one of the bindings, or pass the module with the replacement in Injector(modules:overrides:)."
+        case .contributedTwice:
+            return "Keep one of the two contributions, or give one another key; to replace an entry in a test, contribute it from an override module."
         case .reservedKey(let key):
             return "Remove this binding; inject \(key.typeName) directly."
         case .boundByParent:
@@ -185,6 +205,17 @@ enum ProblemText {
             return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
+        case .overrideReplacesNothing(_, _, let nearMisses):
+            return nearMisses.isEmpty
+                ? "Override a key the modules bind (check its type and name), or move the binding from overrides: to modules: if it adds a key."
+                : "Override one of the keys that are bound (check the name), or move the binding from overrides: to modules: if it adds a key."
+        case .decoratorWithoutBinding(let key, _, _):
+            return "Bind \(key) in this injector's modules, or decorate a key that is bound (check its type and name)."
+        case .unusedContextualBinding(let key, let consumer, _):
+            return "Name the type whose initializer or properties take \(key) in whenInjected(into:), or remove the binding if \(consumer) no longer needs it."
+        case .severalCandidates(let key, let candidates):
+            let first = candidates.first.map(\.type.typeName) ?? "SomeType"
+            return "Bind one explicitly: binder.bind(\(key.typeName).self).to(\(first).self), or offer only one candidate."
         case .internalInconsistency:
             return "Please report this as a bug in Sightless, with the modules that produce it."
         }

@@ -12,6 +12,9 @@ final class GraphCompilation: Compilation {
     let isTemplate: Bool
     /// How many values each child of a template is made with.
     let providedCount: Int
+    /// What the modules recorded beyond bindings: decorators, observers, contextual bindings,
+    /// contributions and candidates.
+    let composition: Composition
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -23,6 +26,14 @@ final class GraphCompilation: Compilation {
             nodes.node(for: key) ?? compilation.parent?.node(for: key)
         }
 
+        /// How many injectors up the root is: 1 for a child of the root.
+        var depth: Int { 1 + (compilation.parent?.depth ?? 0) }
+
+        /// Every key the parent (and its parents) bind.
+        var boundKeys: [AnyKey] {
+            Array(compilation.bindings.keys) + (compilation.parent?.boundKeys ?? [])
+        }
+
         /// Whether the parent (or one of its parents) binds `key`.
         func binds(_ key: AnyKey) -> Bool {
             compilation.bindings[key] != nil || compilation.parent?.binds(key) == true
@@ -31,7 +42,7 @@ final class GraphCompilation: Compilation {
 
     private init(
         bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, owner: CompilationOwner,
-        isTemplate: Bool
+        isTemplate: Bool, composition: Composition
     ) {
         self.owner = owner
         self.isTemplate = isTemplate
@@ -40,6 +51,7 @@ final class GraphCompilation: Compilation {
         self.graph = graph
         self.eager = eager
         self.parent = parent
+        self.composition = composition
     }
 
     /// A node this injector does not compile itself: its parent's, unless this injector binds
@@ -59,15 +71,16 @@ final class GraphCompilation: Compilation {
         modules: [any Module], overrides: [any Module], parent: Parent? = nil,
         provided: (Binder) -> Void = { _ in }, isTemplate: Bool = false, awaitsEagerValues: Bool = false
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
-        let moduleBinder = Binder()
+        let (moduleBinder, overrideBinder) = Composition.binders(parent: parent)
         provided(moduleBinder)
         for module in modules { module.configure(moduleBinder) }
-        let overrideBinder = Binder()
         for module in overrides { module.configure(overrideBinder) }
 
         // The injector's own key is bound by a parent too: a child binds it to itself.
-        let merged = DuplicateBindingRule().merge(
+        var merged = DuplicateBindingRule().merge(
             modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
+        let composition = Composition.compose(
+            modules: moduleBinder, overrides: overrideBinder, merged: &merged, parent: parent)
         var shadowing: [InjectionError.Problem] = []
         if let parent {
             for recipe in moduleBinder.recipes where recipe.key != Recipe.injectorKey && parent.binds(recipe.key) {
@@ -81,7 +94,11 @@ final class GraphCompilation: Compilation {
         var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: { key in
             ownKeys.contains(key) ? nil : parent?.node(for: key)
         }, inherited: { _ in true })
+        composition.configure(&compiler)
+        compiler.contextualBindings = composition.contextualBindings
         for key in merged.order { compiler.addRoot(key) }
+        // A contextual binding's consumer is compiled now, so that the binding is checked.
+        for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
         var unbuildable: [InjectionError.Problem] = []
         var reported: Set<AnyKey> = []
         for (key, location) in moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
@@ -89,7 +106,8 @@ final class GraphCompilation: Compilation {
             unbuildable.append(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + unbuildable + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
+        if let error = InjectionError(problems: merged.problems + shadowing + composition.problems + unbuildable
+                                      + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
             throw error
         }
         let linked = try compiler.link()
@@ -99,15 +117,17 @@ final class GraphCompilation: Compilation {
         })
         let eager = linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
-                                         owner: owner, isTemplate: isTemplate))
+                                         owner: owner, isTemplate: isTemplate, composition: composition))
     }
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
     /// and what its parent has.
     private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
-        GraphCompiler(bindings: bindings, owner: owner, perChild: isTemplate,
-                      existing: { key in lookup(key) ?? self.inherited(key) },
-                      inherited: { node in self.parent?.node(for: node.key) === node })
+        var compiler = GraphCompiler(bindings: bindings, owner: owner, perChild: isTemplate,
+                                     existing: { key in lookup(key) ?? self.inherited(key) },
+                                     inherited: { node in self.parent?.node(for: node.key) === node })
+        composition.configure(&compiler)
+        return compiler
     }
 
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {

@@ -16,6 +16,15 @@ struct GraphCompiler {
     let owner: CompilationOwner
     /// For a child template, each node's scope made per child (`PerChildScope`).
     private let perChild: Bool
+    /// The decorators of each decorated key, applied when its node is linked.
+    var decorators: [AnyKey: [Decorator]] = [:]
+    /// The injector's observers, wrapped around every node that builds values.
+    var observers: InstanceObservers?
+    /// For each consumer, the keys of its dependencies that a contextual binding serves, and
+    /// the key of that binding.
+    var contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
+    /// The contextual bindings recorded, which a rule checks are used.
+    var contextualBindings: [ContextualBinding] = []
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -58,6 +67,7 @@ struct GraphCompiler {
             TypeMismatchRule(),
             CaptiveDependencyRule(),
             AwaitRule(awaitsEagerValues: awaitsEagerValues),
+            UnusedContextualBindingRule(contextual: contextualBindings),
         ]
         return rules.flatMap { $0.check(graph) }
     }
@@ -65,7 +75,8 @@ struct GraphCompiler {
     /// Links every new node, dependencies first. Call only on a graph that validated.
     /// - Returns: the nodes by key, and in the order they were linked.
     func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
-        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys))
+        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys), decorators: decorators,
+                                 observers: observers, contextual: contextual)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
         for start in graph.nodes.indices where state[start] == 0 {
@@ -133,15 +144,17 @@ struct GraphCompiler {
         while let node = pending.popLast() {
             guard let recipe = graph.nodes[node].recipe else { continue }
             var edges: [BindingGraph.Edge] = []
+            let served = contextual[recipe.key]
             for dependency in recipe.dependencies where !dependency.isDynamic {
                 // A requested wrapper's one dependency is its own key: go to what it wraps.
-                let direct = recipe.source == .wrapper ? nil : self.node(for: dependency.key, parent: node)
+                let key = served?[dependency.key] ?? dependency.key
+                let direct = recipe.source == .wrapper ? nil : self.node(for: key, parent: node)
                 if let target = direct {
                     edges.append(.init(dependency: dependency, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
                     edges.append(.init(dependency: dependency, target: self.node(for: deferred, parent: node),
                                        throughWrapped: false, isDeferred: true))
-                } else if let wrapped = dependency.wrappedKey {
+                } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     var target = self.node(for: wrapped, parent: node)
                     // A requested `T??` unwraps one level at a time: `T?` is a wrapper too.
                     if target == nil, recipe.source == .wrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
@@ -164,10 +177,22 @@ final class LinkedNodes {
     let existing: (AnyKey) -> AnyNode?
     /// Every key of the graph being linked, linked yet or not.
     let planned: Set<AnyKey>
+    /// The decorators of each decorated key, in the order they apply.
+    let decorators: [AnyKey: [Decorator]]
+    let observers: InstanceObservers?
+    /// For each consumer, the keys its contextual bindings serve, and the keys serving them.
+    let contextual: [AnyKey: [AnyKey: AnyKey]]
 
-    init(existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>) {
+    init(
+        existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>,
+        decorators: [AnyKey: [Decorator]] = [:], observers: InstanceObservers? = nil,
+        contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
+    ) {
         self.existing = existing
         self.planned = planned
+        self.decorators = decorators
+        self.observers = observers
+        self.contextual = contextual
     }
 
     func node(for key: AnyKey) -> AnyNode? {

@@ -18,13 +18,23 @@ final class Linker: Linking, LinkingNode {
 
     var dynamicSignature: DynamicSignature? { inherited ?? arguments.build() }
 
+    var decorators: [Decorator] { nodes.decorators[key] ?? [] }
+
+    /// The key whose node fills this node's dependency on `key`: the key of a contextual
+    /// binding for this consumer, or `key` itself.
+    private func served(_ dependency: AnyKey) -> AnyKey {
+        nodes.contextual[key]?[dependency] ?? dependency
+    }
+
+    var observers: InstanceObservers? { nodes.observers }
+
     var rethrow: @Sendable (any Error) -> InjectionError {
         let key = key, location = location
         return { error in InjectionError.wrap(error, at: key, location: location) }
     }
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
-        if let node = nodes.node(for: dependency.key) {
+        if let node = nodes.node(for: served(dependency.key)) {
             let typed = try node.typed(as: Value.self)
             if dependency.role == .target { inherited = node.signature }
             if node.awaited != nil { awaitedDependencies.append(node) }
@@ -43,7 +53,7 @@ final class Linker: Linking, LinkingNode {
     }
 
     func storage(for dependency: Dependency) -> InstanceStorage? {
-        nodes.node(for: dependency.key)?.storage
+        nodes.node(for: served(dependency.key))?.storage
     }
 
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
@@ -54,7 +64,7 @@ final class Linker: Linking, LinkingNode {
             }
             return { resolution in try plan(&resolution) }
         }
-        guard let wrappedKey = dependency.wrappedKey, let node = nodes.node(for: wrappedKey) else {
+        guard let wrappedKey = dependency.wrappedKey, let node = nodes.node(for: served(wrappedKey)) else {
             return { _ in nil }
         }
         if dependency.role == .target { inherited = node.signature }

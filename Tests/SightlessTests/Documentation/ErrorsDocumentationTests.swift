@@ -154,6 +154,21 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
             $0.bind(Key<String>(named: "vaultPath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/run/secrets")
         })
         return caught { _ = try injector.getInstance(Examples.Checkout.self) }
+    case .unusedDeclaration:
+        return caught {
+            _ = try Injector(
+                modules: [Bindings { $0.bind(Key<String>(named: "endpoint"), fileID: "App/AppModule.swift", line: 6).to(instance: "https://example.com") }],
+                overrides: [Bindings { $0.bind(Key<String>(named: "endpiont"), fileID: "AppTests/FakeNetwork.swift", line: 4).to(instance: "http://localhost") }])
+        }
+    case .ambiguousBinding:
+        final class HttpApi: Api {}
+        final class OfflineApi: Api {}
+        return caught {
+            _ = try Injector(modules: [
+                Bindings { $0.candidate(HttpApi.self, for: (any Api).self, fileID: "App/NetworkModule.swift", line: 4) { $0 } },
+                Bindings { $0.candidate(OfflineApi.self, for: (any Api).self, fileID: "App/OfflineModule.swift", line: 7) { $0 } },
+            ])
+        }
     case .internalInconsistency:
         // Nothing a user writes produces it: it reports a broken invariant inside Sightless.
         return nil

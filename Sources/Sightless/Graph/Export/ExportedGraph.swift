@@ -12,12 +12,17 @@ struct ExportedGraph {
         /// The dynamic arguments a request must bring.
         let creationTime: [Dependency]
         let edges: [Edge]
+        /// Where the decorators of the key were declared, in the order they apply.
+        var decorators: [SourceLocation] = []
 
         /// `singleton, type` and, when there are any, the dynamic arguments.
         var summary: String {
             var parts = [scope?.name ?? "", source].filter { !$0.isEmpty }
             if !creationTime.isEmpty {
                 parts.append("dynamic: " + creationTime.map(\.key.typeName).joined(separator: ", "))
+            }
+            if !decorators.isEmpty {
+                parts.append("decorated at " + decorators.map(\.description).joined(separator: ", "))
             }
             return parts.joined(separator: ", ")
         }
@@ -43,7 +48,7 @@ struct ExportedGraph {
     /// Position in ``nodes`` of each key.
     let index: [AnyKey: Int]
 
-    init(_ graph: BindingGraph) {
+    init(_ graph: BindingGraph, decorators: [AnyKey: [Decorator]] = [:], autoWired: Set<AnyKey> = []) {
         let order = graph.nodes.indices.sorted { lhs, rhs in
             let left = graph.nodes[lhs].key.description, right = graph.nodes[rhs].key.description
             return left == right ? lhs < rhs : left < right
@@ -55,9 +60,11 @@ struct ExportedGraph {
             return Entry(
                 key: node.key,
                 scope: node.recipe?.scope,
-                source: node.fromParent ? "parent's" : Self.source(of: node.recipe),
+                source: node.fromParent ? "parent's"
+                    : node.recipe != nil && autoWired.contains(node.key) ? "auto-wired" : Self.source(of: node.recipe),
                 creationTime: graph.dynamicDependencies(of: original),
-                edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) })
+                edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) },
+                decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location))
         }
         var index: [AnyKey: Int] = [:]
         for (position, node) in nodes.enumerated() where index[node.key] == nil { index[node.key] = position }
@@ -78,6 +85,7 @@ struct ExportedGraph {
         case .incomplete: return "incomplete"
         case .wrapper: return "wrapper"
         case .provided: return "provided"
+        case .collection: return "collection"
         }
     }
 

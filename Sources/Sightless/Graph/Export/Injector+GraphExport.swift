@@ -23,7 +23,8 @@ extension Injector {
     /// Screen.self)`) to draw it, or ask ``explain(_:)-(AnyKey)`` about it. Closure and provider
     /// bindings have no edges: what they resolve is only known when they run.
     public func exportGraph(as format: GraphFormat) -> String {
-        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph())
+        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.composition.decorators ?? [:],
+                                     autoWired: graphCompilation?.composition.autoWired ?? [])
         switch format {
         case .dot: return DotExporter().export(exported)
         case .mermaid: return MermaidExporter().export(exported)
@@ -37,7 +38,8 @@ extension Injector {
     /// let key = injector.graphKeys.first { $0.typeName == "FeedScreen" }
     /// ```
     public var graphKeys: [AnyKey] {
-        ExportedGraph(graphCompilation?.graph ?? BindingGraph()).nodes.map(\.key)
+        ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.composition.decorators ?? [:],
+                                     autoWired: graphCompilation?.composition.autoWired ?? []).nodes.map(\.key)
     }
 
     /// What building a type takes, as an indented tree: its binding, then each argument and
@@ -81,7 +83,9 @@ extension Injector {
     /// ```
     public func explain(_ key: AnyKey) throws(InjectionError) -> String {
         let graph = graphCompilation?.graph ?? BindingGraph()
-        let base = ExportedGraph(graph)
+        let decorators = graphCompilation?.composition.decorators ?? [:]
+        let autoWired = graphCompilation?.composition.autoWired ?? []
+        let base = ExportedGraph(graph, decorators: decorators, autoWired: autoWired)
         if let root = base.index[key] {
             return ExplainExporter().explain(root, in: base)
         }
@@ -93,11 +97,12 @@ extension Injector {
         let injector = Recipe.injector()
         bindings[injector.key] = bindings[injector.key] ?? injector
         var compiler = GraphCompiler(bindings: bindings)
+        compiler.contextual = graphCompilation?.composition.contextual ?? [:]
         guard compiler.addRoot(key) != nil else {
             throw InjectionError(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
         }
-        let discovered = ExportedGraph(compiler.graph)
+        let discovered = ExportedGraph(compiler.graph, decorators: decorators, autoWired: autoWired)
         guard let root = discovered.index[key] else {
             throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
         }

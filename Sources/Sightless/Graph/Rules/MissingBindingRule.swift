@@ -24,13 +24,18 @@ struct MissingBindingRule: GraphRule {
         for key: AnyKey, neededBy consumer: InjectionError.Problem.Consumer?, path: [AnyKey], location: SourceLocation?,
         bindings: [AnyKey: Recipe]
     ) -> InjectionError.Problem {
-        let nearMisses = bindings.keys
-            .filter { ObjectIdentifier($0.type) == ObjectIdentifier(key.type) && $0.name != key.name }
-            .sorted { $0.description < $1.description }
+        let nearMisses = Self.nearMisses(of: key, among: bindings.keys)
         let canConform = key.name == nil && !(key.type is any Injectable.Type)
             && !(key.type is any OptionalDependency.Type) && !(key.type is any DeferredDependency.Type)
         return InjectionError.Problem(
             .missingBinding(key: key, consumer: consumer, nearMisses: nearMisses, canConform: canConform),
             path: path, location: location)
+    }
+
+    /// The keys among `bound` of the same type as `key` under another name: what a misspelled
+    /// name was likely meant to be.
+    static func nearMisses(of key: AnyKey, among bound: some Sequence<AnyKey>) -> [AnyKey] {
+        bound.filter { ObjectIdentifier($0.type) == ObjectIdentifier(key.type) && $0.name != key.name }
+            .sorted { $0.description < $1.description }
     }
 }

@@ -1,0 +1,61 @@
+/// Gathers the contributions of the modules and overrides into one recipe per collection.
+/// Two contributions of one map key (both among the modules, or both among the overrides) are
+/// an error naming both; an override's entry replaces the modules' entry of the same key, and
+/// every other override contribution adds to the collection. A collection whose key is bound
+/// explicitly by an override is replaced whole; bound explicitly by a module as well as
+/// contributed to, it is bound twice.
+struct DuplicateContributionRule {
+    struct Gathered {
+        var recipes: [Recipe] = []
+        var problems: [InjectionError.Problem] = []
+    }
+
+    /// - Parameters:
+    ///   - bound: where each key bound explicitly by the modules was declared.
+    ///   - overridden: the keys the overrides bind explicitly.
+    func gather(
+        _ contributions: [Contribution], bound: [AnyKey: SourceLocation?], overridden: Set<AnyKey>
+    ) -> Gathered {
+        var gathered = Gathered()
+        var order: [AnyKey] = []
+        var byCollection: [AnyKey: [Contribution]] = [:]
+        for contribution in contributions {
+            if byCollection[contribution.collection] == nil { order.append(contribution.collection) }
+            byCollection[contribution.collection, default: []].append(contribution)
+        }
+        for collection in order {
+            guard let all = byCollection[collection], let first = all.first, !overridden.contains(collection) else { continue }
+            if let declared = bound[collection] {
+                gathered.problems.append(InjectionError.Problem(
+                    .boundTwice(key: collection, first: declared, second: first.location, amongOverrides: false),
+                    path: [collection], location: first.location))
+                continue
+            }
+            var kept: [Contribution] = []
+            var seen: [AnyHashable: (index: Int, isOverride: Bool)] = [:]
+            for contribution in all {
+                guard let mapKey = contribution.mapKey.map({ AnyHashable($0) }) else {
+                    kept.append(contribution)
+                    continue
+                }
+                if let earlier = seen[mapKey] {
+                    let previous = kept[earlier.index]
+                    if contribution.isOverride && !earlier.isOverride {
+                        kept[earlier.index] = contribution
+                        seen[mapKey] = (earlier.index, true)
+                    } else {
+                        gathered.problems.append(InjectionError.Problem(
+                            .contributedTwice(collection: collection, entry: contribution.mapKeyDescription ?? "",
+                                              first: previous.location, second: contribution.location),
+                            path: [collection], location: contribution.location))
+                    }
+                    continue
+                }
+                seen[mapKey] = (kept.count, contribution.isOverride)
+                kept.append(contribution)
+            }
+            gathered.recipes.append(first.gather(kept))
+        }
+        return gathered
+    }
+}
