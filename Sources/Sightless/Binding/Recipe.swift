@@ -188,6 +188,10 @@ extension Recipe {
         if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
             return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                           problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
+                // A fixed-arity initializer builds, sets the properties and awakes in one plan.
+                if let linkInjected = initializer.linkInjected {
+                    return try linkInjected(linker) { try properties.link(linker) }
+                }
                 let make = try initializer.link(linker)
                 guard let setProperties = try properties.link(linker) else {
                     return { resolution in

@@ -20,17 +20,27 @@ final class DynamicSignature: Sendable {
     }
 
     let slots: [Slot]
-    let byteCount: Int
-    let alignment: Int
+    @usableFromInline let byteCount: Int
+    @usableFromInline let alignment: Int
     /// Identifies the layout: the plans that read these arguments compare it with the token
     /// of the buffer they are handed.
     let token: SignatureToken
+    /// `ObjectIdentifier(token)`, what an `ArgumentBuffer` carries.
+    @usableFromInline let tokenIdentity: ObjectIdentifier
+    /// The identity of each slot's type, in order: a request whose arguments are of exactly
+    /// these types places them without a conversion (see `Injector.requestPlacing`).
+    @usableFromInline let types: [ObjectIdentifier]
+    /// Where each slot lies in the buffer, in order.
+    @usableFromInline let offsets: [Int]
 
     init(slots: [Slot], byteCount: Int, alignment: Int, token: SignatureToken) {
         self.slots = slots
         self.byteCount = byteCount
         self.alignment = alignment
         self.token = token
+        self.tokenIdentity = ObjectIdentifier(token)
+        self.types = slots.map { ObjectIdentifier($0.type) }
+        self.offsets = slots.map(\.offset)
     }
 
     var described: [InjectionError.Problem.Slot] { slots.map(\.described) }
@@ -85,6 +95,12 @@ struct ArgumentBuffer {
     let base: UnsafeRawPointer
     /// The identity of the signature that laid the arguments out.
     let token: ObjectIdentifier
+
+    @usableFromInline
+    init(base: UnsafeRawPointer, token: ObjectIdentifier) {
+        self.base = base
+        self.token = token
+    }
 }
 
 /// Places the arguments of one request into the buffer its signature describes, and destroys

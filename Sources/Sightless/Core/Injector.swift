@@ -123,6 +123,7 @@ extension Injector {
     }
 
     /// A request with dynamic arguments, from `getInstance(_:arguments:)` or a resolver.
+    @usableFromInline
     func request<Value, each Argument>(
         _ type: Value.Type, name: String?, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {

@@ -175,6 +175,22 @@ extension ArgumentBuffer {
         (base + offset).assumingMemoryBound(to: Value.self).pointee
     }
 
+    /// Places an argument of a request's fast path (`Injector.runPlacing`).
+    @inlinable @inline(__always)
+    static func place<Value>(_ value: Value, at pointer: UnsafeMutableRawPointer) {
+        pointer.initializeMemory(as: Value.self, to: value)
+    }
+
+    /// Destroys an argument placed by `place(_:at:)`.
+    ///
+    /// Invariant: `Injector.runPlacing` placed a `Value` at `pointer` with `place(_:at:)` in the
+    /// same request, walking the same parameter pack in the same order, and destroys it once,
+    /// after the plan has returned or thrown.
+    @inlinable @inline(__always)
+    static func destroyPlaced<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
+        _ = pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+    }
+
     /// Destroys the argument at `offset`, placed there as a `Value` by `ArgumentPlacer`.
     static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
         _ = pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)

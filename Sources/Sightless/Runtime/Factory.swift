@@ -26,8 +26,8 @@
 /// may close a dependency cycle. A factory holds its injector weakly: once the injector is gone,
 /// `make` throws ``InjectionError/Kind/injectorReleased``.
 public struct Factory<Value, each Argument>: Sendable {
-    private weak let injector: Injector?
-    private let key: AnyKey
+    @usableFromInline weak let injector: Injector?
+    @usableFromInline let key: AnyKey
 
     init(injector: Injector, key: AnyKey) {
         self.injector = injector
@@ -42,12 +42,16 @@ public struct Factory<Value, each Argument>: Sendable {
     ///
     /// - Throws: an ``InjectionError`` when building fails, or when the injector has been
     ///   released.
+    @inlinable
     public func make(_ arguments: repeat each Argument) throws(InjectionError) -> Value {
-        guard let injector else {
-            throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
-        }
-        return try injector.run(try injector.compiledNode(Value.self, name: key.name), key: key,
-                                arguments: repeat each arguments)
+        guard let injector else { throw released() }
+        // Inlined where the factory is used: the arguments are placed with their types known.
+        return try injector.requestPlacing(Value.self, name: key.name, arguments: repeat each arguments)
+    }
+
+    @usableFromInline
+    func released() -> InjectionError {
+        InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
     }
 }
 
