@@ -26,10 +26,10 @@ while let argument = arguments.popFirst() {
     case "--cases": selected = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--help", "-h":
         print("""
-        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
+        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,factory,app-graph,compile,contended,memory]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, child, child-large, compile-chain, compile-fan;
+                   (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, child, child-large, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
         """)
         exit(0)
@@ -51,6 +51,8 @@ if let profile {
         case "leaf": try contenders.leaf(contender, profile.count, sink)
         case "singleton": try contenders.singleton(contender, profile.count, sink)
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
+        case "factory": try contenders.factory(contender, profile.count, sink)
+        case "app-graph": try contenders.appGraph(contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
         case "compile-chain": _ = onLargeStack { try? compileSightless(.chain, size: profile.count) }
@@ -90,6 +92,14 @@ do {
         report.add(.init(name: "singleton", contender: .sightless, sample: samples[1]))
         report.add(.init(name: "singleton-handle", contender: .sightless, sample: samples[2]))
         report.add(.init(name: "singleton", contender: .swinject, sample: samples[3]))
+    }
+    if wants("factory") {
+        let samples = try measure(settings, Contender.allCases.map { contender in { n in try contenders.factory(contender, n, sink) } })
+        for (contender, sample) in zip(Contender.allCases, samples) { report.add(.init(name: "factory", contender: contender, sample: sample)) }
+    }
+    if wants("app-graph") {
+        let samples = try measure(settings, Contender.allCases.map { contender in { n in try contenders.appGraph(contender, n, sink) } })
+        for (contender, sample) in zip(Contender.allCases, samples) { report.add(.init(name: "app-graph", contender: contender, sample: sample)) }
     }
     sink.clear()
 

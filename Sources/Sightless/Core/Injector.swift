@@ -53,7 +53,16 @@ extension Injector {
         }
         if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
         do {
-            return try found.withObject { node in try run(node.typedVerified(as: Value.self)) }
+            return try found.withObject { node in
+                // The common case: no dynamic arguments and no enclosing request; the
+                // injector is not shut down (checked above). Anything else runs the general path.
+                guard node.signature == nil, RequestFrame.current(of: self) == nil else {
+                    return try run(node.typedVerified(as: Value.self))
+                }
+                var resolution = Resolution(injector: self)
+                defer { resolution.end() }
+                return try node.typedVerified(as: Value.self).plan(&resolution)
+            }
         } catch {
             throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
         }

@@ -77,16 +77,42 @@ extension Initializer where Instance: Injectable {
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make()
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make()
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make()
+                    return try make()
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
@@ -119,16 +145,42 @@ extension Initializer where Instance: Injectable {
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make(a.value(&resolution))
+                    return try make(a.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
@@ -162,16 +214,42 @@ extension Initializer where Instance: Injectable {
             let b = try ArgumentPlan<B>(dependencies[1], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make(a.value(&resolution), b.value(&resolution))
+                    return try make(a.value(&resolution), b.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
@@ -206,16 +284,42 @@ extension Initializer where Instance: Injectable {
             let c = try ArgumentPlan<C>(dependencies[2], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
+                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
@@ -251,16 +355,42 @@ extension Initializer where Instance: Injectable {
             let d = try ArgumentPlan<D>(dependencies[3], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
+                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
@@ -297,16 +427,42 @@ extension Initializer where Instance: Injectable {
             let e = try ArgumentPlan<E>(dependencies[4], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
+                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
@@ -344,16 +500,42 @@ extension Initializer where Instance: Injectable {
             let f = try ArgumentPlan<F>(dependencies[5], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    return try steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
+                    } catch {
+                        throw rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
             return { resolution in
-                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
+                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
-                return try steps.complete(&instance, &resolution)
             }
         }
     }
