@@ -34,34 +34,66 @@ extension Injector {
     func runPlacing<Value, each Argument>(_ node: Node<Value>, arguments: repeat each Argument) throws -> Value? {
         guard let signature = node.signature, signature.byteCount <= MemoryLayout<InlineArguments>.size,
               signature.alignment <= MemoryLayout<InlineArguments>.alignment else { return nil }
-        let types = signature.types
-        var count = 0
-        for type in repeat (each Argument).self {
-            guard count < types.count, types[count] == ObjectIdentifier(type) else { return nil }
-            count += 1
-        }
-        guard count == types.count else { return nil }
-        let offsets = signature.offsets
+        var matcher = SlotMatcher(signature.types)
+        repeat matcher.match((each Argument).self)
+        guard matcher.matches, matcher.index == signature.types.count else { return nil }
         var storage = InlineArguments.zero
         return try withUnsafeMutableBytes(of: &storage.words) { buffer in
             guard let base = buffer.baseAddress else { return nil }
-            var index = 0
-            for argument in repeat each arguments {
-                ArgumentBuffer.place(argument, at: base + offsets[index])
-                index += 1
-            }
+            var placer = SlotPlacer(base: base, offsets: signature.offsets)
+            repeat placer.place(each arguments)
             defer {
-                index = 0
-                for type in repeat (each Argument).self {
-                    ArgumentBuffer.destroyPlaced(base + offsets[index], as: type)
-                    index += 1
-                }
+                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+                repeat destroyer.destroy((each Argument).self)
             }
             var resolution = Resolution(
                 injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
             defer { resolution.end() }
             return try node.plan(&resolution)
         }
+    }
+}
+
+/// Compares the types of a request's arguments with the slots' types, in order.
+@usableFromInline
+struct SlotMatcher {
+    @usableFromInline let types: [ObjectIdentifier]
+    @usableFromInline var index = 0
+    @usableFromInline var matches = true
+
+    @inlinable @inline(__always)
+    init(_ types: [ObjectIdentifier]) { self.types = types }
+
+    @inlinable @inline(__always)
+    mutating func match<Argument>(_ type: Argument.Type) {
+        matches = matches && index < types.count && types[index] == ObjectIdentifier(type)
+        index &+= 1
+    }
+}
+
+/// Places a request's arguments at their slots' offsets, in order, or destroys them.
+@usableFromInline
+struct SlotPlacer {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline let offsets: [Int]
+    @usableFromInline var index = 0
+
+    @inlinable @inline(__always)
+    init(base: UnsafeMutableRawPointer, offsets: [Int]) {
+        self.base = base
+        self.offsets = offsets
+    }
+
+    @inlinable @inline(__always)
+    mutating func place<Argument>(_ argument: Argument) {
+        ArgumentBuffer.place(argument, at: base + offsets[index])
+        index &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func destroy<Argument>(_ type: Argument.Type) {
+        ArgumentBuffer.destroyPlaced(base + offsets[index], as: Argument.self)
+        index &+= 1
     }
 }
 

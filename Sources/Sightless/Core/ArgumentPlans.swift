@@ -101,6 +101,13 @@ struct ArgumentPlan<Value>: Sendable {
         self.storage = storage?.valueType == ObjectIdentifier(Value.self) ? storage : nil
     }
 
+    /// A dynamic argument, read from the request's buffer by a plan made (and specialized)
+    /// where the argument's type is known.
+    @inlinable
+    init(slot: DynamicSlot) {
+        self.init({ resolution in try slot.read(&resolution, as: Value.self) }, storage: nil)
+    }
+
     /// The argument's value: an existing instance of a storing scope, read in place, or a run of
     /// its plan.
     @inlinable @inline(__always)

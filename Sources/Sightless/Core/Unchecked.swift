@@ -168,9 +168,9 @@ extension ArgumentBuffer {
     ///
     /// Invariant: the buffer was filled by `ArgumentPlacer` from the signature whose token the
     /// caller compared with `token`, and that signature put a `Value` at `offset`. The plan that
-    /// reads compares tokens first (see `DynamicSignature.Builder.plan`), so a request whose
-    /// arguments were laid out for another node throws instead of reading them.
-    @inline(__always)
+    /// reads compares tokens first (see `DynamicSlot.read`), so a request whose arguments were
+    /// laid out for another node throws instead of reading them.
+    @inlinable @inline(__always)
     func read<Value>(at offset: Int, as type: Value.Type) -> Value {
         (base + offset).assumingMemoryBound(to: Value.self).pointee
     }
@@ -188,7 +188,7 @@ extension ArgumentBuffer {
     /// after the plan has returned or thrown.
     @inlinable @inline(__always)
     static func destroyPlaced<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
-        _ = pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        _ = pointer.assumingMemoryBound(to: Value.self).move()
     }
 
     /// Destroys the argument at `offset`, placed there as a `Value` by `ArgumentPlacer`.

@@ -43,7 +43,7 @@ extension ArgumentPlan {
     @inlinable
     init(_ dependency: Dependency, _ linker: any Linking) throws {
         if dependency.isDynamic {
-            self.init(linker.dynamicPlan(for: dependency, as: Value.self), storage: nil)
+            self.init(slot: linker.dynamicSlot(for: dependency, as: Value.self))
         } else {
             self.init(try linker.plan(for: dependency, as: Value.self), storage: linker.storage(for: dependency))
         }
