@@ -1,7 +1,8 @@
 /// The initializers of ``Injectable`` types with up to six arguments, one overload per arity.
 ///
 /// They take the same one-line declarations as the parameter-pack forms (which remain for
-/// other types and for more arguments), and the compiler prefers them where both apply. With
+/// other types and for more arguments), and the compiler prefers them where both apply; the
+/// documentation shows the parameter-pack forms only, since the two read the same. With
 /// the arity fixed, the plan of the type is one closure specialized where the type is declared:
 /// it reads each argument through a plan captured with its type, passes the values to the
 /// initializer without an extra copy (its parameters are `consuming`), then sets the
@@ -70,7 +71,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Clock.init)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init(_ make: @escaping @Sendable () throws -> Instance, fileID: String = #fileID, line: Int = #line) {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies: [Dependency] = []
@@ -122,7 +123,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A>(
         _ make: @escaping @Sendable (consuming A) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
@@ -134,7 +135,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A>(
         _ make: @escaping @Sendable (consuming A) throws -> Instance, _ a: Slot<A>,
         fileID: String = #fileID, line: Int = #line
@@ -190,7 +191,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B>(
         _ make: @escaping @Sendable (consuming A, consuming B) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
@@ -202,7 +203,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B>(
         _ make: @escaping @Sendable (consuming A, consuming B) throws -> Instance, _ a: Slot<A>, _ b: Slot<B>,
         fileID: String = #fileID, line: Int = #line
@@ -259,7 +260,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
@@ -271,7 +272,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C) throws -> Instance, _ a: Slot<A>, _ b: Slot<B>, _ c: Slot<C>,
         fileID: String = #fileID, line: Int = #line
@@ -329,7 +330,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C, D>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
@@ -341,7 +342,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C, D>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Instance, _ a: Slot<A>, _ b: Slot<B>, _ c: Slot<C>, _ d: Slot<D>,
         fileID: String = #fileID, line: Int = #line
@@ -400,7 +401,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C, D, E>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
@@ -412,7 +413,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C, D, E>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Instance, _ a: Slot<A>, _ b: Slot<B>, _ c: Slot<C>, _ d: Slot<D>, _ e: Slot<E>,
         fileID: String = #fileID, line: Int = #line
@@ -472,7 +473,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C, D, E, F>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
@@ -484,7 +485,7 @@ extension Initializer where Instance: Injectable {
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
     /// ```
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public init<A, B, C, D, E, F>(
         _ make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Instance, _ a: Slot<A>, _ b: Slot<B>, _ c: Slot<C>, _ d: Slot<D>, _ e: Slot<E>, _ f: Slot<F>,
         fileID: String = #fileID, line: Int = #line
