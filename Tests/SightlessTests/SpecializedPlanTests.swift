@@ -71,6 +71,9 @@ struct SpecializedPlanTests {
         #expect(Bell.initializer.linkInjected != nil)
         #expect(Titled.initializer.linkInjected != nil)
         #expect(Seven.initializer.linkInjected == nil)
+        // One argument with a slot takes the parameter-pack form (see Initializer+Arities.swift).
+        #expect(Address.initializer.linkInjected == nil)
+        #expect(Address.initializer.dependencies.map(\.key) == [AnyKey(Key<String>(named: "street"))])
         #expect(Six.initializer.dependencies.map(\.description).count == 6)
         #expect(Titled.initializer.dependencies.map(\.isDynamic) == [false, true, true])
     }

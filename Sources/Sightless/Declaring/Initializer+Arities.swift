@@ -127,21 +127,8 @@ extension Initializer where Instance: Injectable {
     public init<A>(
         _ make: @escaping @Sendable (consuming A) throws -> Instance, fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(make, Slot.inject, fileID: fileID, line: line)
-    }
-
-    /// Describes an initializer of one argument with one ``Slot`` per argument.
-    ///
-    /// ```swift
-    /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
-    /// ```
-    @inlinable @_documentation(visibility: internal)
-    public init<A>(
-        _ make: @escaping @Sendable (consuming A) throws -> Instance, _ a: Slot<A>,
-        fileID: String = #fileID, line: Int = #line
-    ) {
         let location = SourceLocation(fileID: fileID, line: line)
-        let dependencies = Self.dependencies(of: a, location: location)
+        let dependencies = Self.dependencies(of: Slot<A>.inject, location: location)
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let steps = try completing()
