@@ -129,9 +129,10 @@ extension Recipe {
     }
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
-        Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
-               buildLocation: initializer.location) { linker in
-            try initializer.link(linker)
+        let link = initializer.link   // the closure alone: what a recipe keeps stays small
+        return Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
+                      buildLocation: initializer.location) { linker in
+            try link(linker)
         }
     }
 
