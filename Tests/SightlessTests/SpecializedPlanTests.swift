@@ -165,4 +165,29 @@ struct SpecializedPlanTests {
         let error = try #require(throws: InjectionError.self) { try injector.getInstance(Titled.self, arguments: "a", "b") }
         #expect(error.kind == .injectorReleased)
     }
+
+    @Test("threads making instances through one factory, getInstance with arguments and new injectors at once all succeed")
+    func concurrentInlinedEntries() throws {
+        let injector = try Injector(modules: [])
+        let titles = try injector.getInstance(Factory<Titled, String, String?>.self)
+        let failures = Atomic<Int>(0)
+        race(threads: 4) { thread in
+            do {
+                for index in 0..<200 {
+                    let made = try titles.make("t\(thread)", "\(index)")
+                    let asked = try injector.getInstance(Titled.self, arguments: "a\(thread)", "b")
+                    if made.title != "t\(thread)" || made.subtitle != "\(index)" || asked.title != "a\(thread)" {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+                // Each injector records dependencies of the same types: their traits are
+                // looked up once and shared.
+                let other = try Injector(modules: [module(Log())])
+                _ = try other.getInstance(Six.self)
+            } catch {
+                failures.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+    }
 }
