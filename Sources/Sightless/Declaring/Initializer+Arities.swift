@@ -7,6 +7,10 @@
 /// it reads each argument through a plan captured with its type, passes the values to the
 /// initializer without an extra copy (its parameters are `consuming`), then sets the
 /// properties and calls `awakeFromInjection()`, which the default implementation leaves empty.
+///
+/// One argument has no form with slots: there Swift would let a function of several parameters
+/// pass for a function of one tuple, so that a declaration with too few slots would compile.
+/// Such declarations take the parameter-pack form, which rejects them.
 
 /// Sets the properties of an instance; see ``Properties``.
 @usableFromInline
@@ -173,7 +177,7 @@ extension Initializer where Instance: Injectable {
         }
     }
 
-    /// Describes an initializer of 2 arguments, each filled from the binding of its type.
+    /// Describes an initializer of two arguments, each filled from the binding of its type.
     ///
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
@@ -185,7 +189,7 @@ extension Initializer where Instance: Injectable {
         self.init(make, Slot.inject, Slot.inject, fileID: fileID, line: line)
     }
 
-    /// Describes an initializer of 2 arguments with one ``Slot`` per argument.
+    /// Describes an initializer of two arguments with one ``Slot`` per argument.
     ///
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
@@ -242,7 +246,7 @@ extension Initializer where Instance: Injectable {
         }
     }
 
-    /// Describes an initializer of 3 arguments, each filled from the binding of its type.
+    /// Describes an initializer of three arguments, each filled from the binding of its type.
     ///
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
@@ -254,7 +258,7 @@ extension Initializer where Instance: Injectable {
         self.init(make, Slot.inject, Slot.inject, Slot.inject, fileID: fileID, line: line)
     }
 
-    /// Describes an initializer of 3 arguments with one ``Slot`` per argument.
+    /// Describes an initializer of three arguments with one ``Slot`` per argument.
     ///
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
@@ -312,7 +316,7 @@ extension Initializer where Instance: Injectable {
         }
     }
 
-    /// Describes an initializer of 4 arguments, each filled from the binding of its type.
+    /// Describes an initializer of four arguments, each filled from the binding of its type.
     ///
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
@@ -324,7 +328,7 @@ extension Initializer where Instance: Injectable {
         self.init(make, Slot.inject, Slot.inject, Slot.inject, Slot.inject, fileID: fileID, line: line)
     }
 
-    /// Describes an initializer of 4 arguments with one ``Slot`` per argument.
+    /// Describes an initializer of four arguments with one ``Slot`` per argument.
     ///
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
@@ -383,7 +387,7 @@ extension Initializer where Instance: Injectable {
         }
     }
 
-    /// Describes an initializer of 5 arguments, each filled from the binding of its type.
+    /// Describes an initializer of five arguments, each filled from the binding of its type.
     ///
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
@@ -395,7 +399,7 @@ extension Initializer where Instance: Injectable {
         self.init(make, Slot.inject, Slot.inject, Slot.inject, Slot.inject, Slot.inject, fileID: fileID, line: line)
     }
 
-    /// Describes an initializer of 5 arguments with one ``Slot`` per argument.
+    /// Describes an initializer of five arguments with one ``Slot`` per argument.
     ///
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
@@ -455,7 +459,7 @@ extension Initializer where Instance: Injectable {
         }
     }
 
-    /// Describes an initializer of 6 arguments, each filled from the binding of its type.
+    /// Describes an initializer of six arguments, each filled from the binding of its type.
     ///
     /// ```swift
     /// static let initializer = Initializer(House.init(address:))
@@ -467,7 +471,7 @@ extension Initializer where Instance: Injectable {
         self.init(make, Slot.inject, Slot.inject, Slot.inject, Slot.inject, Slot.inject, Slot.inject, fileID: fileID, line: line)
     }
 
-    /// Describes an initializer of 6 arguments with one ``Slot`` per argument.
+    /// Describes an initializer of six arguments with one ``Slot`` per argument.
     ///
     /// ```swift
     /// static let initializer = Initializer(Screen.init(feed:title:), .inject, .dynamic)
