@@ -31,12 +31,18 @@ struct Contenders: @unchecked Sendable {
     let logger: Injector.Handle<Logger>
     let swinject: Container
     let synchronized: SharedResolver
+    /// A factory of `Screen`s resolved once, for the `factory` case.
+    let screens: Factory<Screen, String>
+    let appHand = AppHandWired()
+    let appSwinject: Container
 
     init() throws {
         injector = try Injector(modules: [ReferenceModule()])
         logger = try injector.handle(for: Logger.self)
         swinject = makeSwinjectContainer()
         synchronized = SharedResolver(resolver: swinject.synchronize())
+        screens = try injector.getInstance(Factory<Screen, String>.self)
+        appSwinject = makeAppSwinjectContainer()
     }
 
     // One batch of each case per contender: `n` requests, each result handed to the sink.
@@ -71,6 +77,33 @@ struct Contenders: @unchecked Sendable {
             for _ in 0..<n { sink.take(try injector.getInstance(Logger.self)) }
         case .swinject:
             for _ in 0..<n { sink.take(try unwrap(swinject.resolve(Logger.self), "Logger")) }
+        }
+    }
+
+    /// A `Screen` through a factory resolved once: `screens.make("Inbox")`; by hand, the same
+    /// call as `graph`.
+    func factory(_ contender: Contender, _ n: Int, _ sink: Sink) throws {
+        switch contender {
+        case .handWired:
+            for _ in 0..<n { sink.take(hand.screen(title: "Inbox")) }
+        case .sightless:
+            let screens = screens
+            for _ in 0..<n { sink.take(try screens.make("Inbox")) }
+        case .swinject:
+            // Swinject's closest form: a resolve with the argument (its factories are closures too).
+            for _ in 0..<n { sink.take(try unwrap(swinject.resolve(Screen.self, argument: "Inbox"), "Screen")) }
+        }
+    }
+
+    /// The root of the generated app graph (`AppGraph.swift`): `appGraphObjects` new objects.
+    func appGraph(_ contender: Contender, _ n: Int, _ sink: Sink) throws {
+        switch contender {
+        case .handWired:
+            for _ in 0..<n { sink.take(appHand.root()) }
+        case .sightless:
+            for _ in 0..<n { sink.take(try injector.getInstance(AppRoot.self)) }
+        case .swinject:
+            for _ in 0..<n { sink.take(try unwrap(appSwinject.resolve(AppRoot.self), "the app root")) }
         }
     }
 

@@ -75,7 +75,10 @@ func measure(_ settings: Settings, _ batch: (Int) throws -> Void) throws -> Samp
 }
 
 /// Times several batches of the same case, one round of each in turn, so that a change in the
-/// machine's load while the case runs falls on every contender alike.
+/// machine's load while the case runs falls on every contender alike; each round starts with
+/// the next contender (hand-wired first, then Sightless first, …), so that none always runs
+/// right after the same neighbour. Round `r` of every sample was measured together: ratios are
+/// taken round by round (see `Report.roundRatio`).
 func measure(_ settings: Settings, _ batches: [(Int) throws -> Void]) throws -> [Sample] {
     var iterations: [Int] = []
     for batch in batches {
@@ -84,8 +87,10 @@ func measure(_ settings: Settings, _ batches: [(Int) throws -> Void]) throws -> 
         iterations.append(count)
     }
     var samples = Array(repeating: Sample(perOperation: []), count: batches.count)
-    for _ in 0..<settings.rounds {
-        for (index, batch) in batches.enumerated() {
+    for round in 0..<settings.rounds {
+        for turn in batches.indices {
+            let index = (round + turn) % batches.count
+            let batch = batches[index]
             let start = now()
             try batch(iterations[index])
             let elapsed = now() - start

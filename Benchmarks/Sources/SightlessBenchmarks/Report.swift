@@ -77,13 +77,27 @@ struct Report: Encodable {
         measurements.first { $0.name == name && $0.contender == contender }?.medianNanoseconds
     }
 
+    /// The median of the per-round ratios of two measurements taken in the same rounds: each
+    /// round's load falls on both, so this is steadier than the ratio of the medians.
+    func roundRatio(_ numerator: (name: String, contender: Contender), _ denominator: (name: String, contender: Contender)) -> Double? {
+        func rounds(_ key: (name: String, contender: Contender)) -> [Double]? {
+            measurements.first { $0.name == key.name && $0.contender == key.contender }?.roundNanoseconds
+        }
+        guard let top = rounds(numerator), let bottom = rounds(denominator), top.count == bottom.count, !top.isEmpty else {
+            return nil
+        }
+        return Sample(perOperation: zip(top, bottom).map { $0 / $1 }).median
+    }
+
     /// The rows of the per-request cases; the handle row compares with the same hand-wired and
     /// Swinject singleton reads.
-    var requestRows: [(name: String, hand: Double?, sightless: Double?, swinject: Double?)] {
-        ["graph", "leaf", "singleton", "singleton-handle"].compactMap { name in
+    var requestRows: [(name: String, hand: Double?, sightless: Double?, swinject: Double?, overHand: Double?, swinjectOver: Double?)] {
+        ["graph", "leaf", "singleton", "singleton-handle", "factory", "app-graph"].compactMap { name in
             guard let sightless = time(name, .sightless) else { return nil }
             let reference = name == "singleton-handle" ? "singleton" : name
-            return (name, time(reference, .handWired), sightless, time(reference, .swinject))
+            return (name, time(reference, .handWired), sightless, time(reference, .swinject),
+                    roundRatio((name, .sightless), (reference, .handWired)),
+                    roundRatio((reference, .swinject), (name, .sightless)))
         }
     }
 
@@ -105,7 +119,7 @@ struct Report: Encodable {
         lines.append(row(Array(repeating: "", count: 6), fill: "-"))
         for entry in requestRows {
             lines.append(row([entry.name, nanoseconds(entry.hand), nanoseconds(entry.sightless), nanoseconds(entry.swinject),
-                              ratio(entry.sightless, entry.hand), ratio(entry.swinject, entry.sightless)]))
+                              ratio(entry.overHand), ratio(entry.swinjectOver)]))
         }
         for name in compileNames {
             let sightless = time(name, .sightless)
@@ -181,6 +195,10 @@ func nanoseconds(_ value: Double?) -> String {
 func milliseconds(_ value: Double?) -> String {
     guard let value else { return "" }
     return String(format: "%.1f ms", value / 1e6)
+}
+
+func ratio(_ value: Double?) -> String {
+    value.map { String(format: "%.2f ×", $0) } ?? ""
 }
 
 func ratio(_ numerator: Double?, _ denominator: Double?) -> String {

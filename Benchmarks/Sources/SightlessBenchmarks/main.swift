@@ -26,11 +26,11 @@ while let argument = arguments.popFirst() {
     case "--cases": selected = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--help", "-h":
         print("""
-        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,compile,contended,memory]
+        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,factory,app-graph,compile,contended,memory]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, async-graph, child, child-large, child-adhoc,
-                    child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
+                   (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, child, child-large,
+                    child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
                     composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
         """)
@@ -43,6 +43,9 @@ while let argument = arguments.popFirst() {
 
 @MainActor func wants(_ name: String) -> Bool { selected?.contains(name) ?? true }
 
+/// A compile case's injector and deepest object in `--profile` mode, never freed.
+nonisolated(unsafe) var keptUntilExit: Built?
+
 if let profile {
     do {
         let contenders = try Contenders()
@@ -53,6 +56,8 @@ if let profile {
         case "leaf": try contenders.leaf(contender, profile.count, sink)
         case "singleton": try contenders.singleton(contender, profile.count, sink)
         case "singleton-handle": try contenders.singletonHandle(profile.count, sink)
+        case "factory": try contenders.factory(contender, profile.count, sink)
+        case "app-graph": try contenders.appGraph(contender, profile.count, sink)
         case "async-graph": try runAsyncGraph(contenders, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
@@ -63,8 +68,11 @@ if let profile {
         case "composition-auto-wired": try compositionRequests("auto-wired", contender, profile.count, sink)
         case "composition-decorated": try compositionRequests("decorated", contender, profile.count, sink)
         case "composition-decorated-resolver": try compositionRequests("decorated-resolver", contender, profile.count, sink)
-        case "compile-chain": _ = onLargeStack { try? compileSightless(.chain, size: profile.count) }
-        case "compile-fan": _ = onLargeStack { try? compileSightless(.fan, size: profile.count) }
+        // What a compile case built is kept until the process exits, so that tearing it down is
+        // never counted (as the timed mode frees it off the clock); dropped here, whether its
+        // release came before `exit` or not depended on the optimizer.
+        case "compile-chain": keptUntilExit = onLargeStack { try? compileSightless(.chain, size: profile.count) }
+        case "compile-fan": keptUntilExit = onLargeStack { try? compileSightless(.fan, size: profile.count) }
         default: print("unknown case \(profile.name)")
         }
         print(sink.checksum)
@@ -100,6 +108,14 @@ do {
         report.add(.init(name: "singleton", contender: .sightless, sample: samples[1]))
         report.add(.init(name: "singleton-handle", contender: .sightless, sample: samples[2]))
         report.add(.init(name: "singleton", contender: .swinject, sample: samples[3]))
+    }
+    if wants("factory") {
+        let samples = try measure(settings, Contender.allCases.map { contender in { n in try contenders.factory(contender, n, sink) } })
+        for (contender, sample) in zip(Contender.allCases, samples) { report.add(.init(name: "factory", contender: contender, sample: sample)) }
+    }
+    if wants("app-graph") {
+        let samples = try measure(settings, Contender.allCases.map { contender in { n in try contenders.appGraph(contender, n, sink) } })
+        for (contender, sample) in zip(Contender.allCases, samples) { report.add(.init(name: "app-graph", contender: contender, sample: sample)) }
     }
     sink.clear()
 

@@ -165,9 +165,10 @@ extension Recipe {
             return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
                           buildLocation: initializer.location, awaitedBuild: asyncLink)
         }
+        let link = initializer.link   // the closure alone: what a recipe keeps stays small
         return Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
-               buildLocation: initializer.location) { linker in
-            try initializer.link(linker)
+                      buildLocation: initializer.location) { linker in
+            try link(linker)
         }
     }
 
@@ -237,6 +238,10 @@ extension Recipe {
             }
             return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                           problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
+                // A fixed-arity initializer builds, sets the properties and awakes in one plan.
+                if let linkInjected = initializer.linkInjected {
+                    return try linkInjected(linker) { try properties.link(linker) }
+                }
                 let make = try initializer.link(linker)
                 guard let setProperties = try properties.link(linker) else {
                     return { resolution in

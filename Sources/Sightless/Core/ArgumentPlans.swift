@@ -85,3 +85,34 @@ struct PlanCursor {
 func argumentPlanMismatch(_ type: Any.Type) -> InjectionError {
     InjectionError(.internalInconsistency(.argumentPlanType(expected: AnyKey.name(of: type))))
 }
+
+/// The linked plan of one argument of a fixed-arity initializer, captured by the initializer's
+/// plan with its type known: no box, no cursor, no downcast.
+@usableFromInline
+struct ArgumentPlan<Value>: Sendable {
+    @usableFromInline let plan: Plan<Value>
+    /// The dependency's instance storage, when its scope keeps one and it holds a `Value`.
+    @usableFromInline let storage: InstanceStorage?
+
+    @usableFromInline
+    init(_ plan: @escaping Plan<Value>, storage: InstanceStorage?) {
+        self.plan = plan
+        // What makes `value(_:)`'s read without a type comparison sound.
+        self.storage = storage?.valueType == ObjectIdentifier(Value.self) ? storage : nil
+    }
+
+    /// A dynamic argument, read from the request's buffer by a plan made (and specialized)
+    /// where the argument's type is known.
+    @inlinable
+    init(slot: DynamicSlot) {
+        self.init({ resolution in try slot.read(&resolution, as: Value.self) }, storage: nil)
+    }
+
+    /// The argument's value: an existing instance of a storing scope, read in place, or a run of
+    /// its plan.
+    @inlinable @inline(__always)
+    func value(_ resolution: inout Resolution) throws -> Value {
+        if let value = storage?.existingVerified(as: Value.self) { return value }
+        return try plan(&resolution)
+    }
+}

@@ -20,17 +20,27 @@ final class DynamicSignature: Sendable {
     }
 
     let slots: [Slot]
-    let byteCount: Int
-    let alignment: Int
+    @usableFromInline let byteCount: Int
+    @usableFromInline let alignment: Int
     /// Identifies the layout: the plans that read these arguments compare it with the token
     /// of the buffer they are handed.
     let token: SignatureToken
+    /// `ObjectIdentifier(token)`, what an `ArgumentBuffer` carries.
+    @usableFromInline let tokenIdentity: ObjectIdentifier
+    /// The identity of each slot's type, in order: a request whose arguments are of exactly
+    /// these types places them without a conversion (see `Injector.requestPlacing`).
+    @usableFromInline let types: [ObjectIdentifier]
+    /// Where each slot lies in the buffer, in order.
+    @usableFromInline let offsets: [Int]
 
     init(slots: [Slot], byteCount: Int, alignment: Int, token: SignatureToken) {
         self.slots = slots
         self.byteCount = byteCount
         self.alignment = alignment
         self.token = token
+        self.tokenIdentity = ObjectIdentifier(token)
+        self.types = slots.map { ObjectIdentifier($0.type) }
+        self.offsets = slots.map(\.offset)
     }
 
     var described: [InjectionError.Problem.Slot] { slots.map(\.described) }
@@ -46,6 +56,14 @@ final class DynamicSignature: Sendable {
         mutating func plan<Value>(
             role: DependencyRole, key: AnyKey, location: SourceLocation, owner: AnyKey, as type: Value.Type
         ) -> Plan<Value> {
+            let slot = slot(role: role, key: key, location: location, owner: owner, as: Value.self)
+            return { resolution in try slot.read(&resolution, as: Value.self) }
+        }
+
+        /// Adds a slot and returns where it lies, for a plan that reads it itself.
+        mutating func slot<Value>(
+            role: DependencyRole, key: AnyKey, location: SourceLocation, owner: AnyKey, as type: Value.Type
+        ) -> DynamicSlot {
             let layout = MemoryLayout<Value>.self
             let offset = (byteCount + layout.alignment - 1) / layout.alignment * layout.alignment
             byteCount = offset + layout.size
@@ -58,20 +76,42 @@ final class DynamicSignature: Sendable {
                     return true
                 },
                 destroy: { pointer in ArgumentBuffer.destroy(pointer, as: Value.self) }))
-            let token = ObjectIdentifier(token)
-            return { resolution in
-                // The one comparison that makes the unchecked read below safe: the buffer was
-                // laid out by this very signature.
-                guard let arguments = resolution.arguments, arguments.token == token else {
-                    throw InjectionError(.internalInconsistency(.argumentLayout(key: owner)), path: [owner])
-                }
-                return arguments.read(at: offset, as: Value.self)
-            }
+            return DynamicSlot(offset: offset, token: ObjectIdentifier(token), owner: owner)
         }
 
         func build() -> DynamicSignature? {
             slots.isEmpty ? nil : DynamicSignature(slots: slots, byteCount: byteCount, alignment: alignment, token: token)
         }
+    }
+}
+
+/// Where one dynamic argument lies in the buffers laid out by one signature.
+@usableFromInline
+struct DynamicSlot: Sendable {
+    @usableFromInline let offset: Int
+    /// The identity of the signature's token (kept alive by the signature, which the node keeps).
+    @usableFromInline let token: ObjectIdentifier
+    /// The key of the node whose signature this is, for the error of a wrong buffer.
+    @usableFromInline let owner: AnyKey
+
+    init(offset: Int, token: ObjectIdentifier, owner: AnyKey) {
+        self.offset = offset
+        self.token = token
+        self.owner = owner
+    }
+
+    /// The argument, read from the request's buffer.
+    @inlinable @inline(__always)
+    func read<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
+        // The one comparison that makes the unchecked read safe: the buffer was laid out by
+        // this very signature.
+        guard let arguments = resolution.arguments, arguments.token == token else { throw layoutError() }
+        return arguments.read(at: offset, as: Value.self)
+    }
+
+    @usableFromInline @inline(never)
+    func layoutError() -> InjectionError {
+        InjectionError(.internalInconsistency(.argumentLayout(key: owner)), path: [owner])
     }
 }
 
@@ -82,9 +122,15 @@ final class SignatureToken: Sendable {}
 /// The dynamic arguments of one request, placed by `ArgumentPlacer`.
 @usableFromInline
 struct ArgumentBuffer {
-    let base: UnsafeRawPointer
+    @usableFromInline let base: UnsafeRawPointer
     /// The identity of the signature that laid the arguments out.
-    let token: ObjectIdentifier
+    @usableFromInline let token: ObjectIdentifier
+
+    @usableFromInline
+    init(base: UnsafeRawPointer, token: ObjectIdentifier) {
+        self.base = base
+        self.token = token
+    }
 }
 
 /// Places the arguments of one request into the buffer its signature describes, and destroys

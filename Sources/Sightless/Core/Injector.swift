@@ -50,19 +50,46 @@ public final class Injector: Sendable {
 extension Injector {
     /// A request without dynamic arguments, from `getInstance`: inlined where the type is
     /// known, it reads an existing instance of a storing scope with one probe of the root table;
-    /// anything else runs the plan.
+    /// anything else runs the plan, out of line.
     @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
+        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: name) {
+            if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
+            return try run(found, as: Value.self, name: name)
+        }
+        return try requestCompiling(Value.self, name: name)
+    }
+
+    /// Runs the plan of a node found in the root table for `Value`, specialized where the
+    /// request is made.
+    @inlinable @inline(__always)
+    func run<Value>(_ found: UnownedReference<AnyNode>, as type: Value.Type, name: String?) throws(InjectionError) -> Value {
+        do {
+            return try found.withObject { node in
+                // The common case: no dynamic arguments and no enclosing request; the
+                // injector is not shut down (checked by the caller). Anything else runs the
+                // general path.
+                guard node.signature == nil, RequestFrame.current(of: self) == nil else {
+                    return try run(node.typedVerified(as: Value.self))
+                }
+                var resolution = Resolution(injector: self)
+                defer { resolution.end() }
+                return try node.typedVerified(as: Value.self).plan(&resolution)
+            }
+        } catch {
+            throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
+        }
+    }
+
+    /// A request of a shut-down injector, or of a key not compiled yet.
+    @usableFromInline @inline(never)
+    func requestCompiling<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(AnyKey(type: Value.self, name: name)) }
         guard let found = nodes.reference(type: Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
         if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
-        do {
-            return try found.withObject { node in try run(node.typedVerified(as: Value.self)) }
-        } catch {
-            throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
-        }
+        return try run(found, as: Value.self, name: name)
     }
 
     /// The node of a key, compiled on its first request when the injector was built without it.
@@ -130,6 +157,7 @@ extension Injector {
     }
 
     /// A request with dynamic arguments, from `getInstance(_:arguments:)` or a resolver.
+    @usableFromInline
     func request<Value, each Argument>(
         _ type: Value.Type, name: String?, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {

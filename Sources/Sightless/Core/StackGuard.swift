@@ -113,17 +113,19 @@ extension Resolution {
     /// stack is nearly used up. Pair with `leaveLevel(weight:)`.
     @usableFromInline @inline(__always)
     mutating func enterLevel(weight: Int = 1) throws(InjectionError) {
-        nesting.depth += 1
-        nesting.weight += weight
+        // Wrapping arithmetic: the stack runs out long before a count of levels could overflow,
+        // and an overflow check on every level of every request is not free.
+        nesting.depth &+= 1
+        nesting.weight &+= weight
         if nesting.weight >= nesting.nextCheck { try checkStack() }
     }
 
     @usableFromInline @inline(__always)
     mutating func leaveLevel(weight: Int = 1) {
-        nesting.depth -= 1
-        nesting.weight -= weight
+        nesting.depth &-= 1
+        nesting.weight &-= weight
         // A later branch as deep as this one is checked again on its way down.
-        nesting.nextCheck = min(nesting.nextCheck, nesting.weight + StackGuard.interval)
+        nesting.nextCheck = min(nesting.nextCheck, nesting.weight &+ StackGuard.interval)
     }
 
     @usableFromInline @inline(never)

@@ -169,11 +169,27 @@ extension ArgumentBuffer {
     ///
     /// Invariant: the buffer was filled by `ArgumentPlacer` from the signature whose token the
     /// caller compared with `token`, and that signature put a `Value` at `offset`. The plan that
-    /// reads compares tokens first (see `DynamicSignature.Builder.plan`), so a request whose
-    /// arguments were laid out for another node throws instead of reading them.
-    @inline(__always)
+    /// reads compares tokens first (see `DynamicSlot.read`), so a request whose arguments were
+    /// laid out for another node throws instead of reading them.
+    @inlinable @inline(__always)
     func read<Value>(at offset: Int, as type: Value.Type) -> Value {
         (base + offset).assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Places an argument of a request's fast path (`Injector.runPlacing`).
+    @inlinable @inline(__always)
+    static func place<Value>(_ value: Value, at pointer: UnsafeMutableRawPointer) {
+        pointer.initializeMemory(as: Value.self, to: value)
+    }
+
+    /// Destroys an argument placed by `place(_:at:)`.
+    ///
+    /// Invariant: `Injector.runPlacing` placed a `Value` at `pointer` with `place(_:at:)` in the
+    /// same request, walking the same parameter pack in the same order, and destroys it once,
+    /// after the plan has returned or thrown.
+    @inlinable @inline(__always)
+    static func destroyPlaced<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
+        _ = pointer.assumingMemoryBound(to: Value.self).move()
     }
 
     /// Destroys the argument at `offset`, placed there as a `Value` by `ArgumentPlacer`.

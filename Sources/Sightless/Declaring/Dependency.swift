@@ -74,15 +74,18 @@ public struct Dependency: Sendable, CustomStringConvertible {
         self.role = role
         self.key = key
         self.isDynamic = isDynamic
-        if let optional = key.type as? any OptionalDependency.Type {
-            self.wrappedKey = AnyKey(type: optional.wrappedType, name: key.name)
+        // Conformance checks, made once per type (see `DependencyTraits`).
+        let traits = DependencyTraits.of(key.type)
+        if let wrapped = traits.wrappedType {
+            self.wrappedKey = AnyKey(type: wrapped, name: key.name)
         } else {
             self.wrappedKey = nil
         }
-        let deferredType = (key.type as? any DeferredDependency.Type)
-            ?? (wrappedKey?.type as? any DeferredDependency.Type)   // Lazy<T>?, Lazy<T>!, Factory<T, …>?
-        if let deferred = deferredType {
-            self.deferredKey = AnyKey(type: deferred.targetType, name: key.name)
+        let deferred = traits.deferredTarget != nil
+            ? traits
+            : traits.wrappedType.map(DependencyTraits.of)   // Lazy<T>?, Lazy<T>!, Factory<T, …>?
+        if let deferred, let target = deferred.deferredTarget {
+            self.deferredKey = AnyKey(type: target, name: key.name)
             self.factoryArguments = deferred.factoryArguments
         } else {
             self.deferredKey = nil

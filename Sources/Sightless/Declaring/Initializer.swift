@@ -47,6 +47,11 @@ public struct Initializer<Instance>: Sendable {
     /// ```
     public let location: SourceLocation
     @usableFromInline let link: @Sendable (any Linking) throws -> Plan<Instance>
+    /// For the fixed-arity forms of an ``Injectable`` type: links one plan that builds the
+    /// instance, sets its properties (linked by the closure it is handed) and calls
+    /// `awakeFromInjection()`, specialized where the type is declared. `nil` for other forms,
+    /// whose type recipe wraps `link`.
+    @usableFromInline let linkInjected: (@Sendable (any Linking, () throws -> PropertySetter<Instance>?) throws -> Plan<Instance>)?
     /// Made once with each initializer value: a stored `static let initializer` gives the same
     /// identity to a class and to every subclass that inherits it, a computed `class var` a new
     /// one on every read.
@@ -104,6 +109,22 @@ public struct Initializer<Instance>: Sendable {
         self.dependencies = dependencies
         self.location = location
         self.link = link
+        self.linkInjected = nil
+        self.identity = InitializerIdentity()
+    }
+
+    /// An initializer of an ``Injectable`` type whose plan also sets the properties and
+    /// awakes the instance when its type recipe asks (see `linkInjected`).
+    @usableFromInline
+    init(
+        dependencies: [Dependency], location: SourceLocation,
+        linkInjected: @escaping @Sendable (any Linking, () throws -> PropertySetter<Instance>?) throws -> Plan<Instance>,
+        link: @escaping @Sendable (any Linking) throws -> Plan<Instance>
+    ) {
+        self.dependencies = dependencies
+        self.location = location
+        self.link = link
+        self.linkInjected = linkInjected
         self.identity = InitializerIdentity()
     }
 
@@ -133,6 +154,7 @@ public struct Initializer<Instance>: Sendable {
         self.dependencies = dependencies
         self.location = location
         self.identity = InitializerIdentity()
+        self.linkInjected = nil
         self.link = { linker in
             let plans = try zip(slots, dependencies).map { slot, dependency in
                 try slot.link(linker, dependency)

@@ -15,6 +15,8 @@ protocol Linking: AnyObject {
     func storage(for dependency: Dependency) -> InstanceStorage?
     /// The plan that reads the dependency's dynamic argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
+    /// Lays out the dependency's dynamic argument, for a plan that reads it itself.
+    func dynamicSlot<Value>(for dependency: Dependency, as type: Value.Type) -> DynamicSlot
     /// Turns a failure while building the node being linked into an `InjectionError` that
     /// carries its dependency path and the declaration's location.
     var rethrow: @Sendable (any Error) -> InjectionError { get }

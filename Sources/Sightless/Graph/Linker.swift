@@ -77,4 +77,9 @@ final class Linker: Linking, LinkingNode {
         arguments.plan(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
                        as: Value.self)
     }
+
+    func dynamicSlot<Value>(for dependency: Dependency, as type: Value.Type) -> DynamicSlot {
+        arguments.slot(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
+                       as: Value.self)
+    }
 }

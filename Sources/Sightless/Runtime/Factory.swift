@@ -34,11 +34,11 @@
 public struct Factory<Value, each Argument>: Sendable {
     /// The injector, held strongly unless the factory was given to a value the injector keeps
     /// for its whole life.
-    let strong: Injector?
-    weak let weak: Injector?
-    let key: AnyKey
+    @usableFromInline let strong: Injector?
+    @usableFromInline weak let weak: Injector?
+    @usableFromInline let key: AnyKey
     /// The injector, while it lives.
-    var injector: Injector? { strong ?? weak }
+    @usableFromInline var injector: Injector? { strong ?? weak }
 
     init(injector: Injector, key: AnyKey, weakly: Bool) {
         self.strong = weakly ? nil : injector
@@ -54,12 +54,16 @@ public struct Factory<Value, each Argument>: Sendable {
     ///
     /// - Throws: an ``InjectionError`` when building fails, or when the injector has been
     ///   released.
+    @inlinable
     public func make(_ arguments: repeat each Argument) throws(InjectionError) -> Value {
-        guard let injector = strong ?? weak else {
-            throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
-        }
-        return try injector.run(try injector.compiledNode(Value.self, name: key.name), key: key,
-                                arguments: repeat each arguments)
+        guard let injector else { throw released() }
+        // Inlined where the factory is used: the arguments are placed with their types known.
+        return try injector.requestPlacing(Value.self, name: key.name, arguments: repeat each arguments)
+    }
+
+    @usableFromInline
+    func released() -> InjectionError {
+        InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
     }
 }
 

@@ -95,10 +95,11 @@ extension Injector {
     ///
     /// - Throws: ``InjectionError/Kind/argumentCount`` or ``InjectionError/Kind/argumentType``,
     ///   naming the slot, when the arguments do not match the slots.
+    @inlinable
     public func getInstance<Value, each Argument>(
         _ type: Value.Type, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try getInstance(Key<Value>(), arguments: repeat each arguments)
+        try requestPlacing(Value.self, name: nil, arguments: repeat each arguments)
     }
 
     /// A new instance for a key whose initializer has dynamic arguments, filled in order from
@@ -107,10 +108,11 @@ extension Injector {
     /// ```swift
     /// let screen = try injector.getInstance(Key<Screen>(named: "compact"), arguments: "Inbox")
     /// ```
+    @inlinable
     public func getInstance<Value, each Argument>(
         _ key: Key<Value>, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try request(Value.self, name: key.name, arguments: repeat each arguments)
+        try requestPlacing(Value.self, name: key.name, arguments: repeat each arguments)
     }
 
     /// Sets the ``Injectable/properties`` of a value made elsewhere, then calls its

@@ -1,0 +1,112 @@
+import Synchronization
+
+/// The fast path of a request with dynamic arguments: inlined where the request is made, so
+/// that the arguments are placed at their slots' offsets with their types known, with no
+/// conversion, no per-request signature walk and no copies through value witnesses. Anything
+/// out of the ordinary (another type than the slot's, a nested request, a shut-down injector,
+/// a key not yet compiled, arguments that do not fit on the stack) takes the general path,
+/// which also reports every error.
+extension Injector {
+    /// A request with dynamic arguments, from `getInstance(_:arguments:)` or `Factory.make(_:)`.
+    @inlinable @inline(__always)
+    func requestPlacing<Value, each Argument>(
+        _ type: Value.Type, name: String?, arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
+           let found = nodes.reference(type: Value.self, name: name) {
+            let placed: Value?
+            do {
+                placed = try found.withObject { node in
+                    try runPlacing(node.typedVerified(as: Value.self), arguments: repeat each arguments)
+                }
+            } catch {
+                throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
+            }
+            if let placed { return placed }
+        }
+        return try request(Value.self, name: name, arguments: repeat each arguments)
+    }
+
+    /// Places the arguments in a buffer on the stack at the offsets of the node's signature and
+    /// runs its plan; `nil` when the arguments are not exactly of the slots' types, in order, or
+    /// do not fit.
+    @inlinable @inline(__always)
+    func runPlacing<Value, each Argument>(_ node: Node<Value>, arguments: repeat each Argument) throws -> Value? {
+        guard let signature = node.signature, signature.byteCount <= MemoryLayout<InlineArguments>.size,
+              signature.alignment <= MemoryLayout<InlineArguments>.alignment else { return nil }
+        var matcher = SlotMatcher(signature.types)
+        repeat matcher.match((each Argument).self)
+        guard matcher.matches, matcher.index == signature.types.count else { return nil }
+        var storage = InlineArguments.zero
+        return try withUnsafeMutableBytes(of: &storage.words) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var placer = SlotPlacer(base: base, offsets: signature.offsets)
+            repeat placer.place(each arguments)
+            defer {
+                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+                repeat destroyer.destroy((each Argument).self)
+            }
+            var resolution = Resolution(
+                injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
+            defer { resolution.end() }
+            return try node.plan(&resolution)
+        }
+    }
+}
+
+/// Compares the types of a request's arguments with the slots' types, in order.
+@usableFromInline
+struct SlotMatcher {
+    @usableFromInline let types: [ObjectIdentifier]
+    @usableFromInline var index = 0
+    @usableFromInline var matches = true
+
+    @inlinable @inline(__always)
+    init(_ types: [ObjectIdentifier]) { self.types = types }
+
+    @inlinable @inline(__always)
+    mutating func match<Argument>(_ type: Argument.Type) {
+        matches = matches && index < types.count && types[index] == ObjectIdentifier(type)
+        index &+= 1
+    }
+}
+
+/// Places a request's arguments at their slots' offsets, in order, or destroys them.
+@usableFromInline
+struct SlotPlacer {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline let offsets: [Int]
+    @usableFromInline var index = 0
+
+    @inlinable @inline(__always)
+    init(base: UnsafeMutableRawPointer, offsets: [Int]) {
+        self.base = base
+        self.offsets = offsets
+    }
+
+    @inlinable @inline(__always)
+    mutating func place<Argument>(_ argument: Argument) {
+        ArgumentBuffer.place(argument, at: base + offsets[index])
+        index &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func destroy<Argument>(_ type: Argument.Type) {
+        ArgumentBuffer.destroyPlaced(base + offsets[index], as: Argument.self)
+        index &+= 1
+    }
+}
+
+/// A request's dynamic arguments on the stack: 64 bytes, 8-aligned.
+@usableFromInline
+struct InlineArguments {
+    @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+    @inlinable
+    static var zero: InlineArguments { InlineArguments(words: (0, 0, 0, 0, 0, 0, 0, 0)) }
+
+    @inlinable
+    init(words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) {
+        self.words = words
+    }
+}
