@@ -54,9 +54,12 @@ struct BindingGraph: Sendable {
     ///
     /// The `Injector` key, which every injector binds to itself, is nobody's own: a type that
     /// needs it is given the injector that keeps it.
-    func justInTimeKeysNotReaching(_ bindings: [AnyKey: Recipe]) -> [AnyKey] {
+    ///
+    /// A key `isOwn` names (one the injector decorates, say) counts as its own too.
+    func justInTimeKeysNotReaching(_ bindings: [AnyKey: Recipe], isOwn: (AnyKey) -> Bool = { _ in false }) -> [AnyKey] {
         let own = nodes.map { vertex in
             guard vertex.key != Recipe.injectorKey else { return false }
+            if isOwn(vertex.key) { return true }
             return vertex.recipe == nil ? !vertex.fromParent : bindings[vertex.key] != nil
         }
         // Whether each node reaches an own key, found by iterating to a fixed point (graphs may

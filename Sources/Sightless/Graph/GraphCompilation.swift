@@ -141,7 +141,9 @@ final class GraphCompilation: Compilation {
             // Types first requested through a child that need nothing of the child's are the
             // parent's to compile, so that a singleton one of them declares is the family's one.
             if let parent {
-                let parentsToCompile = compiler.graph.justInTimeKeysNotReaching(bindings)
+                // A type this child decorates is its own to compile, and so is what needs it.
+                let decorated = composition.decorators
+                let parentsToCompile = compiler.graph.justInTimeKeysNotReaching(bindings) { decorated[$0] != nil }
                 var compiledInParent = false
                 for shared in parentsToCompile {
                     if (try? parent.compilation.compile(shared, into: parent.nodes)) != nil { compiledInParent = true }

@@ -15,8 +15,29 @@ private final class ApiUser: Injectable {
     static let initializer = Initializer(ApiUser.init(api:))
 }
 
+private final class Greeting: Injectable, Sendable {
+    let text: String
+    init(text: String = "hello") { self.text = text }
+    static let initializer = Initializer { Greeting() }
+}
+
+private final class Greeter: Injectable {
+    let greeting: Greeting
+    init(greeting: Greeting) { self.greeting = greeting }
+    static let initializer = Initializer(Greeter.init(greeting:))
+}
+
 @Suite("Decorators")
 struct DecoratorTests {
+    @Test("a child's decorator of a just-in-time type applies in the child, and not in its parent")
+    func childDecoratesJustInTimeType() throws {
+        let parent = try Injector(modules: [])
+        let child = try parent.child { $0.decorate(Greeting.self) { greeting, _ in Greeting(text: greeting.text + "!") } }
+        #expect(try child.getInstance(Greeting.self).text == "hello!")
+        #expect(try child.getInstance(Greeter.self).greeting.text == "hello!")
+        #expect(try parent.getInstance(Greeter.self).greeting.text == "hello")
+    }
+
     @Test("a decorator wraps the value of the key it decorates")
     func wrapsValue() throws {
         let injector = try Injector(Bindings { binder in
