@@ -381,6 +381,9 @@ struct LazyScopedProvisions: ~Copyable {
     }
 }
 
+/// Invariant: `storage` is read and written only under `lock`.
+extension LockedDictionary: @unchecked Sendable where Lookup: Sendable, Stored: Sendable {}
+
 /// Invariant: `provisions` and `kept` are read and written only under `lock`.
 extension ScopedProvisions: @unchecked Sendable {}
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a dependency's type says about the dependency, learnt once per type: whether it is an
 /// `Optional` (and of what) and whether it is a `Lazy` or `Factory` (and of what). Each of
 /// these is a conformance check in the runtime, which costs several hundred instructions;
@@ -15,9 +13,9 @@ struct DependencyTraits: Sendable {
     /// The traits of `type`, looked up once per type for the life of the process.
     static func of(_ type: Any.Type) -> DependencyTraits {
         let identity = ObjectIdentifier(type)
-        if let known = known.withLock({ $0[identity] }) { return known }
+        if let known = known.value(for: identity) { return known }
         let traits = DependencyTraits(type)
-        known.withLock { $0[identity] = traits }
+        known.set(traits, for: identity)
         return traits
     }
 
@@ -30,5 +28,5 @@ struct DependencyTraits: Sendable {
 
     /// Facts about types, which never change: shared by every injector, like the runtime's own
     /// conformance cache.
-    private static let known = Mutex<[ObjectIdentifier: DependencyTraits]>([:])
+    private static let known = LockedDictionary<ObjectIdentifier, DependencyTraits>()
 }
