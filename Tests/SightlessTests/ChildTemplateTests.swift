@@ -64,7 +64,7 @@ private enum Templated {
     protocol Missing: Sendable {}
 
     final class Recorder: Sendable {
-        let closed = Mutex<[String]>([])
+        let closed = Locked<[String]>([])
     }
 
     final class Connection: Injectable, Closable {
@@ -341,7 +341,7 @@ struct ChildTemplateTests {
     func awaitedSingletonPerChild() async throws {
         final class Transaction: AsyncClosable, Sendable {
             let user: String
-            let closed = Mutex(false)
+            let closed = Locked(false)
             init(user: String) async {
                 await Task.yield()
                 self.user = user

@@ -7,7 +7,7 @@ import Testing
 // (`getInstance(_:arguments:)`, `Factory.make(_:)`), against the general forms they replace.
 
 private final class Log: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

@@ -8,7 +8,7 @@ import Testing
 private enum CrossInjector {
     /// Where a closure finds the other injector, set once both exist.
     final class Peer: Sendable {
-        private let stored = Mutex<Injector?>(nil)
+        private let stored = Locked<Injector?>(nil)
         var injector: Injector? {
             get { stored.withLock { $0 } }
             set { stored.withLock { $0 = newValue } }
