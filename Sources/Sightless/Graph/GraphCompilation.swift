@@ -10,8 +10,6 @@ final class GraphCompilation: Compilation {
     let owner: CompilationOwner
     /// `true` for a child template's graph, whose nodes every child made from it shares.
     let isTemplate: Bool
-    /// How many values each child of a template is made with.
-    let providedCount: Int
     /// What the modules recorded beyond bindings: decorators, observers, contextual bindings,
     /// contributions and candidates.
     let composition: Composition
@@ -46,7 +44,6 @@ final class GraphCompilation: Compilation {
     ) {
         self.owner = owner
         self.isTemplate = isTemplate
-        self.providedCount = bindings.values.reduce(0) { count, recipe in count + (recipe.source == .provided ? 1 : 0) }
         self.bindings = bindings
         self.graph = graph
         self.eager = eager
