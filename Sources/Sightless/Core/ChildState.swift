@@ -177,6 +177,15 @@ extension Injector {
         return current.childState
     }
 
+    /// The child state of this injector's child of `owner`; `key`, compiled for that template's
+    /// children, is being built where none runs otherwise.
+    func childState(of owner: CompilationOwner, building key: AnyKey) throws(InjectionError) -> ChildState {
+        guard let state = childState(of: owner) else {
+            throw InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
+        }
+        return state
+    }
+
     @usableFromInline @inline(never)
     func providedValueMissing(_ type: Any.Type) -> InjectionError {
         let key = AnyKey(type: type, name: nil)

@@ -15,9 +15,7 @@ struct PerChildScope: ScopeStrategy {
         let slot = ScopeSlot()
         let declared = declared, owner = owner
         return Provision(unscoped.key) { resolution in
-            guard let state = resolution.injector.childState(of: owner) else {
-                throw InjectionError(.internalInconsistency(.outsideTemplateChild(key: unscoped.key)), path: [unscoped.key])
-            }
+            let state = try resolution.injector.childState(of: owner, building: unscoped.key)
             let provision = state.provision(for: ObjectIdentifier(slot)) { declared.scope(unscoped) }
             return try provision.get(&resolution)
         }
