@@ -99,7 +99,7 @@ extension Recipe {
             let slot = ObjectIdentifier(ScopeSlot())
             let owner = perChild.owner
             let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
-                try injector.childState(of: owner, building: key).storage(for: slot, key: key)
+                try injector.templateChild(of: owner, building: key).storage(for: slot, key: key)
             }
             let stored: Plan<Value> = { resolution in
                 if let value = try storage(resolution.injector).existing(as: Value.self) { return value }

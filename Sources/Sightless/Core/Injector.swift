@@ -28,19 +28,23 @@ public final class Injector: Sendable {
     @usableFromInline let publishedFrames = Atomic<Int>(0)
     /// Set once by `shutDown()`: requests then throw.
     @usableFromInline let isShutDown = Atomic<Bool>(false)
-    /// For a child made from a template, the values it was made with and what its scopes keep.
-    @usableFromInline let childState: ChildState?
+    /// For a child made from a template, the values it was made with; none for another injector.
+    @usableFromInline let provided: ChildValues
+    /// What a template child's scopes keep, made on the first request of a scoped node: most
+    /// children of a request template keep nothing, and pay for no lock.
+    let scoped = LazyScopedProvisions()
     /// The identity of the compiled graph this injector runs (`compilation.owner`).
     @usableFromInline let owner: CompilationOwner
     /// The injector a child was made from, kept alive by it.
     @usableFromInline let parent: Injector?
 
-    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil, childState: ChildState? = nil) {
+    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil,
+         provided: consuming ChildValues = ChildValues()) {
         self.nodes = nodes
         self.compilation = compilation
         self.owner = compilation.owner
         self.parent = parent
-        self.childState = childState
+        self.provided = provided
         self.builds = parent?.builds ?? BuildCoordinator()
     }
 }

@@ -15,8 +15,8 @@ struct PerChildScope: ScopeStrategy {
         let slot = ScopeSlot()
         let declared = declared, owner = owner
         return Provision(unscoped.key) { resolution in
-            let state = try resolution.injector.childState(of: owner, building: unscoped.key)
-            let provision = state.provision(for: ObjectIdentifier(slot)) { declared.scope(unscoped) }
+            let child = try resolution.injector.templateChild(of: owner, building: unscoped.key)
+            let provision = child.provision(for: ObjectIdentifier(slot)) { declared.scope(unscoped) }
             return try provision.get(&resolution)
         }
     }

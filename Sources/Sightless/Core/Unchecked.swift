@@ -88,6 +88,12 @@ struct BorrowedInjector {
 
     @inlinable @inline(__always)
     init(_ injector: Injector) { self.injector = injector }
+
+    /// Runs `body` with the injector, retaining nothing (the request's caller keeps it alive).
+    @inlinable @inline(__always)
+    func reading<Result>(_ body: (Injector) -> Result) -> Result {
+        Unmanaged.passUnretained(injector)._withUnsafeGuaranteedRef(body)
+    }
 }
 
 extension RequestFrame {
@@ -309,24 +315,25 @@ extension WeakReference: @unchecked Sendable {}
 /// `init` and destroyed in `deinit`.
 extension BuildCoordinator: @unchecked Sendable {}
 
-extension ChildState {
+extension ChildValues {
     /// Places `value` at `address`.
     ///
-    /// Invariant: `address` is `base` plus the layout's offset for the next position, whose type
+    /// Invariant: `address` is `base` plus the layout's offset of position `count`, whose type
     /// the caller compared with `Value` (`place`), inside the buffer sized and aligned for the
     /// layout, and not yet initialized.
     @inlinable @inline(__always)
     static func initialize<Value>(_ address: UnsafeMutableRawPointer, to value: Value) {
-        address.initializeMemory(as: Value.self, to: value)
+        address.assumingMemoryBound(to: Value.self).initialize(to: value)
     }
 
-    /// The value at `address`.
+    /// The value at `index`.
     ///
-    /// Invariant: a value of type `Value` was placed at `address`: the caller compared the
-    /// layout's type at its position with `Value`, and the position is below `placed`.
+    /// Invariant: `holds(Value.self, at: index)` returned true just before, which it does only
+    /// for a template child's values (`positions` and `base` set) and for a position below
+    /// `count`, placed as a `Value`.
     @inlinable @inline(__always)
-    static func read<Value>(_ address: UnsafeMutableRawPointer, as type: Value.Type) -> Value {
-        address.assumingMemoryBound(to: Value.self).pointee
+    func value<Value>(at index: Int, as type: Value.Type) -> Value {
+        (base.unsafelyUnwrapped + positions.unsafelyUnwrapped[index].offset).assumingMemoryBound(to: Value.self).pointee
     }
 
     /// Destroys the value at `address`, placed there as a `Value` (the layout made this
@@ -337,11 +344,15 @@ extension ChildState {
     }
 }
 
-/// Invariant: `layout` and `base` never change; `placed` and the values are written only while
-/// the child is made, before the `ChildState` is published to any other thread (it is handed
-/// to the child injector when all are placed), and read-only afterwards; values are placed only
-/// when `Sendable` (`ChildTemplate` requires it of every value).
-extension ChildState: @unchecked Sendable {}
+/// Invariant: `positions` is allocated and initialized in `init`, never written afterwards,
+/// and freed in `deinit`; the positions hold offsets, types and `Sendable` destroyers.
+extension ProvidedLayout: @unchecked Sendable {}
+
+/// Invariant: `layout`, `positions` and `base` never change; `count` and the values are written
+/// only while the child is made, before the values are handed to the child injector, and
+/// read-only afterwards; values are placed only when `Sendable` (`ChildTemplate` requires it of
+/// every value).
+extension ChildValues: @unchecked Sendable {}
 
 /// A child's `ScopedProvisions`, made on first use by whichever thread asks first and published
 /// through an atomic word, so that a child that keeps nothing allocates nothing for it (the

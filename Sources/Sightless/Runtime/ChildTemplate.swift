@@ -47,18 +47,17 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     ///   fails to build, or when the parent was shut down.
     @inlinable
     public func child(_ values: repeat each Value) throws(InjectionError) -> Injector {
-        // Inlinable so that the values are placed where their types are known.
-        let state = ChildState(layout: layout)
-        repeat state.place(each values)
-        return try child(state)
+        var provided = ChildValues(layout: layout)
+        repeat provided.place(each values)
+        return try child(provided)
     }
 
     @usableFromInline
-    func child(_ state: ChildState) throws(InjectionError) -> Injector {
+    func child(_ provided: consuming ChildValues) throws(InjectionError) -> Injector {
         if parent.isShutDown.load(ordering: .relaxed) {
             throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         }
-        let child = Injector(nodes: nodes, compilation: compilation, parent: parent, childState: state)
+        let child = Injector(nodes: nodes, compilation: compilation, parent: parent, provided: provided)
         if !compilation.eager.isEmpty { try child.buildEagerValues() }
         return child
     }
@@ -94,21 +93,16 @@ extension Injector {
         providing keys: repeat Key<each Value>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
     ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
-        // Inlinable so that the plans reading the values are specialized for their types.
-        var provided: [ProvidedKey] = []
-        repeat provided.append(ProvidedKey(each keys))
-        let layout = ProvidedLayout.Builder()
-        repeat layout.add((each Value).self)
+        let provided = ProvidedValues()
+        repeat provided.add(each keys)
         return try childTemplate(
-            provided, layout: layout.layout, modules: modules, overrides: overrides,
-            location: SourceLocation(fileID: fileID, line: line))
+            provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// Compiles and validates a template's graph, with this injector's as its parent's.
     @usableFromInline
     func childTemplate<each Value: Sendable>(
-        _ provided: [ProvidedKey], layout: ProvidedLayout, modules: [any Module], overrides: [any Module],
-        location: SourceLocation
+        _ provided: ProvidedValues, modules: [any Module], overrides: [any Module], location: SourceLocation
     ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
         guard let compilation = graphCompilation else {
             throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey)))
@@ -116,10 +110,10 @@ extension Injector {
         let (nodes, templateCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),
             provided: { binder in
-                for (index, key) in provided.enumerated() { key.record(binder, index, location) }
+                for (index, key) in provided.keys.enumerated() { key.record(binder, index, location) }
             },
             isTemplate: true)
-        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: layout)
+        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: provided.layout.layout)
     }
 
     /// Declares a child injector made once per request, session or screen with values of its
@@ -155,22 +149,6 @@ extension Injector {
         try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
             try childTemplate(providing: repeat Key<each Value>(), modules: [RecordingModule(record: bindings)],
                               fileID: fileID, line: line)
-        }
-    }
-}
-
-/// A key a child template provides, with the plan that reads its value, made where the key's
-/// type is known.
-@usableFromInline
-struct ProvidedKey {
-    @usableFromInline let record: (Binder, Int, SourceLocation) -> Void
-
-    @inlinable
-    init<Value: Sendable>(_ key: Key<Value>) {
-        record = { binder, index, location in
-            binder.provide(key, index: index, location: location) { index, owner in
-                { resolution in try resolution.injector.providedValue(at: index, of: owner, as: Value.self) }
-            }
         }
     }
 }

@@ -15,7 +15,7 @@ extension Injector {
     /// shutdown, a request throws ``InjectionError/Kind/injectorReleased``.
     public func shutDown() throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let storages = (nodes.ownNodes().compactMap(\.storage) + (childState?.keptStorages ?? []))
+        let storages = (nodes.ownNodes().compactMap(\.storage) + keptStorages)
             .compactMap { storage in storage.closing.map { (storage, $0) } }
             .sorted { $0.1.creation > $1.1.creation }
         var problems: [InjectionError.Problem] = []
