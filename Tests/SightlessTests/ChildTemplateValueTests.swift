@@ -1,0 +1,136 @@
+import Sightless
+import Testing
+
+/// The values a template's children are made with: of every kind (classes, structs holding
+/// references, strings, existentials, wide-aligned vectors), through every arity of
+/// `childTemplate(providing:)`, read where they are needed and destroyed once with the child.
+private enum Provided {
+    /// Counts how many of its tokens are alive.
+    final class Ledger: @unchecked Sendable {
+        let alive = Locked(0)
+    }
+
+    final class Token: Sendable {
+        let ledger: Ledger
+        let name: String
+        init(_ name: String, _ ledger: Ledger) {
+            self.name = name
+            self.ledger = ledger
+            ledger.alive.withLock { $0 += 1 }
+        }
+        deinit { ledger.alive.withLock { $0 -= 1 } }
+    }
+
+    /// A struct holding a reference and a string: destroyed through its own layout.
+    struct Envelope: Sendable {
+        let token: Token
+        let label: String
+    }
+
+    protocol Greeting: Sendable { var text: String { get } }
+    struct Hello: Greeting {
+        let token: Token
+        var text: String { "hello \(token.name)" }
+    }
+
+    /// Needs a value of each kind a child can hold.
+    final class Reader: Injectable {
+        let token: Token
+        let envelope: Envelope
+        let count: Int
+        let greeting: any Greeting
+        init(token: Token, envelope: Envelope, count: Int, greeting: any Greeting) {
+            self.token = token
+            self.envelope = envelope
+            self.count = count
+            self.greeting = greeting
+        }
+        static let initializer = Initializer(Reader.init(token:envelope:count:greeting:))
+    }
+
+    final class Vectors: Injectable {
+        let vector: SIMD4<Float>
+        let name: String
+        init(vector: SIMD4<Float>, name: String) {
+            self.vector = vector
+            self.name = name
+        }
+        static let initializer = Initializer(Vectors.init(vector:name:))
+    }
+}
+
+@Suite("Child template values")
+struct ChildTemplateValueTests {
+    @Test("a template of one value gives each child its own")
+    func oneValue() throws {
+        let ledger = Provided.Ledger()
+        let template = try Injector(modules: []).childTemplate(providing: Provided.Token.self) { _ in }
+        let first = try template.child(Provided.Token("ada", ledger))
+        let second = try template.child(Provided.Token("bob", ledger))
+        #expect(try first.getInstance(Provided.Token.self).name == "ada")
+        #expect(try second.getInstance(Provided.Token.self).name == "bob")
+    }
+
+    @Test("a template of three values declared by keys gives each child its values by name")
+    func threeKeys() throws {
+        let template = try Injector(modules: []).childTemplate(
+            providing: Key<String>(named: "user"), Key<String>(named: "region"), Key<Int>(named: "page"))
+        let child = try template.child("ada", "eu", 3)
+        #expect(try child.getInstance(Key<String>(named: "user")) == "ada")
+        #expect(try child.getInstance(Key<String>(named: "region")) == "eu")
+        #expect(try child.getInstance(Key<Int>(named: "page")) == 3)
+    }
+
+    @Test("a template of two types with modules gives each child its values")
+    func twoTypesWithModules() throws {
+        let template = try Injector(modules: []).childTemplate(
+            providing: SIMD4<Float>.self, String.self, modules: [Bindings { $0.entryPoint(Provided.Vectors.self) }])
+        let vectors = try template.child(SIMD4<Float>(1, 2, 3, 4), "wide").getInstance(Provided.Vectors.self)
+        #expect(vectors.vector == SIMD4<Float>(1, 2, 3, 4))
+        #expect(vectors.name == "wide")
+    }
+
+    @Test("a template of four values of every kind, declared variadically, gives its child each of them")
+    func fourValuesOfEveryKind() throws {
+        let ledger = Provided.Ledger()
+        let template = try Injector(modules: []).childTemplate(
+            providing: Provided.Token.self, Provided.Envelope.self, Int.self, (any Provided.Greeting).self
+        ) { $0.entryPoint(Provided.Reader.self) }
+        let child = try template.child(
+            Provided.Token("ada", ledger), Provided.Envelope(token: Provided.Token("env", ledger), label: "letter"), 7,
+            Provided.Hello(token: Provided.Token("greeter", ledger)))
+        let reader = try child.getInstance(Provided.Reader.self)
+        #expect(reader.token.name == "ada")
+        #expect(reader.envelope.label == "letter" && reader.envelope.token.name == "env")
+        #expect(reader.count == 7)
+        #expect(reader.greeting.text == "hello greeter")
+    }
+
+    @Test("every value a child holds is destroyed exactly once when the child and what it built are released")
+    func valuesDestroyedWithChild() throws {
+        let ledger = Provided.Ledger()
+        let template = try Injector(modules: []).childTemplate(
+            providing: Provided.Token.self, Provided.Envelope.self, Int.self, (any Provided.Greeting).self
+        ) { $0.entryPoint(Provided.Reader.self) }
+        do {
+            let child = try template.child(
+                Provided.Token("ada", ledger), Provided.Envelope(token: Provided.Token("env", ledger), label: "letter"),
+                7, Provided.Hello(token: Provided.Token("greeter", ledger)))
+            _ = try child.getInstance(Provided.Reader.self)
+            #expect(ledger.alive.withLock { $0 } == 3)
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+
+    @Test("a child made when its template's parent is shut down throws and releases the values it was given")
+    func valuesReleasedWhenRefused() throws {
+        let ledger = Provided.Ledger()
+        let app = try Injector(modules: [])
+        let template = try app.childTemplate(providing: Provided.Token.self, Provided.Envelope.self) { _ in }
+        try app.shutDown()
+        #expect(throws: InjectionError.self) {
+            _ = try template.child(Provided.Token("ada", ledger), Provided.Envelope(token: Provided.Token("env", ledger), label: ""))
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+}
