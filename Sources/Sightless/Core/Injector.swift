@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Builds objects from a validated graph of bindings.
@@ -30,6 +37,8 @@ public final class Injector: Sendable {
     @usableFromInline let isShutDown = Atomic<Bool>(false)
     /// For a child made from a template, the values it was made with; none for another injector.
     @usableFromInline let provided: ChildValues
+    /// `ThreadNesting.slot`, read without the check that the global is initialized.
+    @usableFromInline let threadSlot: pthread_key_t
     /// What a template child's scopes keep, made on the first request of a scoped node: most
     /// children of a request template keep nothing, and pay for no lock.
     let scoped = LazyScopedProvisions()
@@ -38,6 +47,7 @@ public final class Injector: Sendable {
     /// The injector a child was made from, kept alive by it.
     @usableFromInline let parent: Injector?
 
+    @inline(__always)
     init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil,
          provided: consuming ChildValues = ChildValues()) {
         self.nodes = nodes
@@ -45,6 +55,7 @@ public final class Injector: Sendable {
         self.owner = compilation.owner
         self.parent = parent
         self.provided = provided
+        if let parent { threadSlot = parent.threadSlot } else { threadSlot = ThreadNesting.slot }
         self.builds = parent?.builds ?? BuildCoordinator()
     }
 }

@@ -29,11 +29,18 @@ public struct Resolution {
     @usableFromInline var nesting = Nesting()
     /// While a storing scope builds a value: the injector that keeps it (see `Keeper`).
     @usableFromInline var keeper: Keeper?
+    /// For a request with no frame to go on from, the count of such requests on this thread,
+    /// which it is one of until it ends; see `ThreadNesting`.
+    @usableFromInline var thread: UnsafeMutablePointer<ThreadNesting>?
 
-    @inlinable
+    @inlinable @inline(__always)
     init(injector: Injector, arguments: ArgumentBuffer? = nil) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
+        let thread = ThreadNesting.current(in: injector.threadSlot)
+        if thread.pointee.running != 0 { nesting.goOn(below: thread) }
+        thread.pointee.running &+= 1
+        self.thread = thread
     }
 
     /// A request started inside another one on the same thread: it goes on from the
@@ -75,6 +82,7 @@ public struct Resolution {
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
     func end() {
+        if let thread { thread.pointee.running &-= 1 }
         if ownsFrame { endFrame() }
     }
 

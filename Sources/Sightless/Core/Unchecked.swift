@@ -315,6 +315,17 @@ extension WeakReference: @unchecked Sendable {}
 /// `init` and destroyed in `deinit`.
 extension BuildCoordinator: @unchecked Sendable {}
 
+extension ThreadNesting {
+    /// The thread's count at `address`.
+    ///
+    /// Invariant: the thread's slot holds nothing or the address of the `ThreadNesting` that
+    /// `made()` allocated and initialized for this thread, freed only when the thread exits.
+    @inlinable @inline(__always)
+    static func at(_ address: UnsafeMutableRawPointer) -> UnsafeMutablePointer<ThreadNesting> {
+        address.assumingMemoryBound(to: ThreadNesting.self)
+    }
+}
+
 extension ChildValues {
     /// Places `value` at `address`.
     ///
