@@ -80,6 +80,7 @@ extension Recipe {
                         asyncPlan: unscoped, awaited: reason, ready: ready)
         case is Singleton:
             let storage = InstanceStorage(key)
+            let owner = linker.owner
             let stored: Plan<Value> = { resolution in
                 if let value = storage.existing(as: Value.self) { return value }
                 return try synchronous(&resolution)
@@ -87,7 +88,8 @@ extension Recipe {
             let build: AsyncPlan<Value> = { request in
                 // Awaiting the build this task is running would await for ever.
                 try AwaitedReentry.check(key, through: .singleton)
-                let dependency = request.withoutArguments
+                // Built for the injector that owns the binding, as a synchronous singleton is.
+                let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
                 return try await storage.awaitInstance(request.injector.builds) {
                     Transfer(try await unscoped(dependency))
                 }
@@ -107,8 +109,9 @@ extension Recipe {
             }
             let build: AsyncPlan<Value> = { request in
                 try AwaitedReentry.check(key, through: .singleton)
-                let dependency = request.withoutArguments
-                return try await storage(request.injector).awaitInstance(request.injector.builds) {
+                let child = try request.injector.templateChild(of: owner, building: key)
+                let dependency = request.withoutArguments.kept(by: child, weakly: true)
+                return try await child.storage(for: slot, key: key).awaitInstance(request.injector.builds) {
                     Transfer(try await unscoped(dependency))
                 }
             }
@@ -128,7 +131,7 @@ extension Recipe {
             let rethrow = linker.rethrow
             return { _ in
                 { section in
-                    let resolver = Resolver(injector: section.request.injector)
+                    let resolver = Resolver(injector: section.request.handedInjector)
                     do {
                         return try await make(resolver)
                     } catch {

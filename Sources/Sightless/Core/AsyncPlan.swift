@@ -18,9 +18,36 @@ typealias AsyncPlan<Value> = @Sendable (AsyncRequest) async throws -> Value
 struct AsyncRequest: Sendable {
     let injector: Injector
     let arguments: SharedArguments?
+    /// While a storing scope builds the value: the injector that keeps it, and whether for its
+    /// whole life; what the value is given is that injector's (see `Keeper`).
+    var keeper: Injector?
+    var weakly = false
 
-    /// The request of a dependency: it brings no dynamic arguments.
-    var withoutArguments: AsyncRequest { AsyncRequest(injector: injector, arguments: nil) }
+    init(injector: Injector, arguments: SharedArguments?) {
+        self.injector = injector
+        self.arguments = arguments
+    }
+
+    /// The request of a dependency: it brings no dynamic arguments, and builds for the same
+    /// keeper.
+    var withoutArguments: AsyncRequest {
+        var request = AsyncRequest(injector: injector, arguments: nil)
+        request.keeper = keeper
+        request.weakly = weakly
+        return request
+    }
+
+    /// This request, building a value `keeper` keeps (for its whole life when `weakly`).
+    func kept(by keeper: Injector, weakly: Bool) -> AsyncRequest {
+        var request = self
+        request.keeper = keeper
+        request.weakly = weakly
+        return request
+    }
+
+    /// The injector to hand to the value being built: the one that keeps it, else the one
+    /// resolving.
+    var handedInjector: Injector { keeper ?? injector }
 }
 
 /// The values awaited for the dependencies of the node whose synchronous section runs, by key,
@@ -58,6 +85,7 @@ struct AsyncSection {
     /// dependencies give the values awaited for them.
     func run<Result>(_ body: (inout Resolution) throws -> Result) throws -> Result {
         var resolution = Resolution(injector: request.injector, arguments: request.arguments?.buffer)
+        if let keeper = request.keeper { resolution.keeper = Keeper(keeper, weakly: request.weakly) }
         defer { resolution.end() }
         return try Prefetched.$current.withValue(prefetched) {
             try body(&resolution)

@@ -30,7 +30,11 @@ extension Lazy {
             do {
                 // A value that awaits a Lazy of itself while it is built would await for ever.
                 try AwaitedReentry.check(key, through: .request)
-                return try await injector.awaitPlan(kept, AsyncRequest(injector: injector, arguments: nil)).value
+                var request = AsyncRequest(injector: injector, arguments: nil)
+                // What a Lazy held by a value its injector keeps builds is kept by that value:
+                // it holds the injector weakly in turn, as with `get()`.
+                if strong == nil { request = request.kept(by: injector, weakly: true) }
+                return try await injector.awaitPlan(kept, request).value
             } catch {
                 throw InjectionError.request(error, key: key)
             }
