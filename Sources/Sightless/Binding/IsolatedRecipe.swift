@@ -33,9 +33,11 @@ extension Recipe {
         }) else {
             let problem = InjectionError.Problem(
                 .descriptorsOffActor(key: erased, actor: ActorIsolation.mainActor.name), path: [erased], location: location)
-            return Recipe(key, source: source, location: location, problems: [problem]) { _ in
+            var recipe = Recipe(key, source: source, location: location, problems: [problem]) { _ in
                 { _ in throw InjectionError(problem) }
             }
+            recipe.isolation = .mainActor
+            return recipe
         }
         let location = location ?? initializer.location
         let dependencies = initializer.dependencies + properties.dependencies
