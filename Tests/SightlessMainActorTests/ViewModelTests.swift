@@ -54,3 +54,22 @@ struct ViewModelTests {
         #expect(kind == .offActor)
     }
 }
+
+@Suite("View models isolated by default")
+struct DefaultIsolatedViewModelTests {
+    @Test("a view model isolated by the target's default conforms with nothing written and is built synchronously")
+    func defaultIsolatedViewModel() async throws {
+        let injector = try Injector(modules: [])
+        let model = try injector.getInstance(SearchViewModel.self)
+        model.query = "swift"
+        let kind = await Task.detached { () -> InjectionError.Kind? in
+            do {
+                _ = try injector.getInstance(SearchViewModel.self)
+                return nil
+            } catch {
+                return (error as? InjectionError)?.kind
+            }
+        }.value
+        #expect(kind == .offActor)   // so it is isolated to the main actor, not inferred nonisolated
+    }
+}

@@ -56,3 +56,12 @@ final class StaticFeedApi: FeedApi, MainActorInjectable {
     func headlines() -> [String] { ["Local news"] }
     static let initializer = Initializer(StaticFeedApi.init)
 }
+
+/// A view model with no annotation at all: on the main actor by the target's default isolation,
+/// which conforming to `MainActorInjectable` keeps.
+final class SearchViewModel: MainActorInjectable {
+    let clock: Clock
+    var query = ""
+    init(clock: Clock) { self.clock = clock }
+    static let initializer = Initializer(SearchViewModel.init(clock:))
+}

@@ -102,6 +102,7 @@ private enum Examples {
     // main actor (as this test runs) can read them; a `MainActorInjectable` type, as Errors.md
     // shows it, gives the same messages.
     @MainActor final class InboxModel: Injectable {
+        init() {}   // isolated to the main actor (an implicit one would not be)
         nonisolated static let initializer = Initializer(InboxModel.init, fileID: "App/InboxModel.swift", line: 4)
     }
 
