@@ -164,6 +164,10 @@ extension Recipe {
     }
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
+        if initializer.isolation == .mainActor {
+            return isolated(key, initializer: initializer, properties: Properties(), awake: { _ in }, source: .initializer,
+                            scope: .unscoped, location: location, dependencies: initializer.dependencies)
+        }
         if let asyncLink = initializer.asyncLink {
             return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
                           buildLocation: initializer.location, awaitedBuild: asyncLink)
