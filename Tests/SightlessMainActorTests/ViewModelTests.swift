@@ -73,3 +73,21 @@ struct DefaultIsolatedViewModelTests {
         #expect(kind == .offActor)   // so it is isolated to the main actor, not inferred nonisolated
     }
 }
+
+@Suite("Main-actor view models with properties")
+struct ViewModelPropertyTests {
+    @Test("a main-actor property is injected on the main actor before the view model awakes")
+    func propertyInjected() throws {
+        let injector = try Injector(modules: [])
+        let model = try injector.getInstance(ProfileViewModel.self)
+        #expect(model.settings != nil)
+        #expect(model.pageSize == 1)
+    }
+
+    @Test("a detached task awaits a view model whose properties are set on the main actor")
+    func propertyInjectedFromDetachedTask() async throws {
+        let injector = try Injector(modules: [])
+        let model = try await Task.detached { try await injector.instance(ProfileViewModel.self) }.value
+        #expect(model.pageSize == 1)
+    }
+}

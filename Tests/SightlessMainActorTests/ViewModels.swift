@@ -65,3 +65,14 @@ final class SearchViewModel: MainActorInjectable {
     init(clock: Clock) { self.clock = clock }
     static let initializer = Initializer(SearchViewModel.init(clock:))
 }
+
+/// A view model with an injected property, set on the main actor before it awakes.
+@MainActor
+final class ProfileViewModel: MainActorInjectable {
+    var settings: Settings?
+    private(set) var pageSize = 0
+    init() {}
+    static let initializer = Initializer(ProfileViewModel.init)
+    static let properties = Properties<ProfileViewModel>().inject(\.settings)
+    func awakeFromInjection() { pageSize = settings?.pageSize ?? 0 }
+}

@@ -468,3 +468,16 @@ func isCurrentExecutor(_ executor: UnownedSerialExecutor) -> Bool {
     let (identity, implementation) = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)
     return executorCheck(identity, implementation, 0)
 }
+
+/// A key path to a property of a ``MainActorInjectable`` type, which Swift does not let be
+/// `Sendable` when the property is isolated to the main actor.
+///
+/// Invariant: `Properties` keeps it to compare and name it on any thread, and applies it only in
+/// the plan of a `MainActorInjectable` type, which sets the properties after the runtime
+/// confirmed that it runs on the main actor (see `IsolatedRecipe.swift`). A composition of a
+/// class with a marker protocol is represented as the class reference alone.
+func mainActorKeyPath<Root, Value>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Value>
+) -> ReferenceWritableKeyPath<Root, Value> & Sendable {
+    unsafeBitCast(keyPath, to: (ReferenceWritableKeyPath<Root, Value> & Sendable).self)
+}
