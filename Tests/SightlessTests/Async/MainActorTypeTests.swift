@@ -54,6 +54,16 @@ private final class ShellModel: MainActorInjectable {
     static var scope: Scope { .singleton }
 }
 
+/// A main-actor type whose initializer is `async`: awaited, then awoken on the main actor.
+@MainActor
+private final class LoadedModel: MainActorInjectable {
+    let api: NewsApi
+    private(set) var awoken = false
+    init(api: NewsApi) async { self.api = api }
+    static let initializer = Initializer(LoadedModel.init(api:))
+    func awakeFromInjection() { awoken = true }
+}
+
 /// A module counting the builds of its `FeedModel` under `counter`.
 private struct FeedModule: Module {
     let counter: String
@@ -209,6 +219,17 @@ struct MainActorTypeTests {
     func mainActorSingletonHoldsMainActorValue() throws {
         let injector = try Injector(modules: [FeedModule(counter: #function)])
         #expect(try injector.getInstance(ShellModel.self).feed === injector.getInstance(ShellModel.self).feed)
+    }
+
+    @Test("a main-actor type with an async initializer is awaited from any task and awoken on the main actor")
+    @MainActor
+    func asyncInitializer() async throws {
+        let injector = try Injector(modules: [])
+        let model = try await Task.detached { try await injector.instance(LoadedModel.self) }.value
+        #expect(model.awoken)
+        #expect(await kindOffMainActor { _ = try injector.getInstance(LoadedModel.self) } == .needsAwait)
+        let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(LoadedModel.self) }
+        #expect(error?.kind == .needsAwait)
     }
 
     @Test("Injector.start off the main actor reads main-actor descriptors there and awaits an eager main-actor singleton")
