@@ -91,3 +91,13 @@ struct ViewModelPropertyTests {
         #expect(model.pageSize == 1)
     }
 }
+
+@Suite("Main-actor view models awaited with arguments")
+struct AwaitedArgumentViewModelTests {
+    @Test("a detached task awaits a view model with creation-time arguments, built on the main actor")
+    func awaitedWithArguments() async throws {
+        let injector = try Injector(modules: [SyncApiModule()])
+        let session = try await Task.detached { try await injector.instance(SessionViewModel.self, arguments: "grace") }.value
+        #expect(session.user == "grace")
+    }
+}
