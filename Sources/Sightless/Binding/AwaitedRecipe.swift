@@ -34,6 +34,9 @@ extension Recipe {
     ) throws -> AnyNode {
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies)
         let reason: AnyKey
+        // When the one reason is a value isolated to an actor that needs nothing else, a
+        // synchronous request off that actor is told so (`offActor`), not to await an `async` build.
+        var isolatedReason: ActorIsolation?
         switch build {
         case .synchronous(let plan):
             guard let first = awaited.nodes.first else {
@@ -41,10 +44,12 @@ extension Recipe {
                                    signature: linker.dynamicSignature)
             }
             reason = first.awaited ?? first.key
+            if awaited.nodes.allSatisfy({ $0.isolation != nil && $0.awaited == $0.key }) { isolatedReason = first.isolation }
         case .awaited:
             reason = key
         }
         let rethrow = linker.rethrow
+        let offActor = isolatedReason
         let unscoped: AsyncPlan<Value> = { request in
             // The key is being built in this task and the tasks it starts: asking for it again
             // there (through a resolver, a `Lazy` or a `Factory`) could only await itself.
@@ -72,6 +77,7 @@ extension Recipe {
         let synchronous: Plan<Value> = { resolution in
             if let value = Prefetched.current?.take(key, as: Value.self) { return value }
             if case .synchronous(let plan) = build, readyNow?() == true { return try plan(&resolution) }
+            if let offActor { throw InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             throw InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
         }
         switch scope.strategy {

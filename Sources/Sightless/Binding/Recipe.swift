@@ -57,6 +57,9 @@ struct Recipe: Sendable {
     /// `true` when the recipe's own build is `async` (an `async` initializer, closure or
     /// provider): its node, and every node that builds it at once, needs `await`.
     var isAsync = false
+    /// The actor the recipe's value is built on (a ``MainActorInjectable`` type, or an
+    /// initializer isolated to the main actor); `nil` when it is nonisolated.
+    var isolation: ActorIsolation?
 
     init<Value>(
         _ key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
@@ -161,6 +164,10 @@ extension Recipe {
     }
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
+        if initializer.isolation == .mainActor {
+            return isolated(key, initializer: initializer, properties: Properties(), awake: { _ in }, source: .initializer,
+                            scope: .unscoped, location: location, dependencies: initializer.dependencies)
+        }
         if let asyncLink = initializer.asyncLink {
             return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
                           buildLocation: initializer.location, awaitedBuild: asyncLink)
@@ -200,6 +207,9 @@ extension Recipe {
         if let injectable = Value.self as? any Injectable.Type {
             return typeRecipe(injectable, name: key.name, location: location, justInTime: false)
         }
+        if let isolated = Value.self as? any MainActorInjectable.Type {
+            return mainActorType(isolated, name: key.name, location: location, justInTime: false)
+        }
         let canConform = !(Value.self is any OptionalDependency.Type) && !(Value.self is any DeferredDependency.Type)
         let problem = InjectionError.Problem(.bindingWithoutTarget(key: key.erased, canConform: canConform), location: location)
         return Recipe(key, source: .incomplete, location: location, problems: [problem]) { _ in
@@ -232,6 +242,11 @@ extension Recipe {
         }
 
         if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
+            if initializer.isolation == .mainActor {
+                return isolated(key, initializer: initializer, properties: properties, awake: { $0.awakeFromInjection() },
+                                source: source, scope: scope, location: location, dependencies: dependencies,
+                                problems: problems)
+            }
             if let asyncLink = initializer.asyncLink {
                 return awaitedInjectable(key, initializer: initializer, asyncLink: asyncLink, properties: properties,
                                          source: source, scope: scope, location: location, problems: problems)

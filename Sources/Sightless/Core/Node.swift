@@ -11,6 +11,9 @@ class AnyNode {
     /// requests, handles and initializer arguments, with no closure call. Its `valueType` is
     /// always the node's (`init` keeps no storage of another type).
     @usableFromInline let storage: InstanceStorage?
+    /// The actor the node's value is built on, or `nil` for a nonisolated one; set when the
+    /// node is linked, before anything reads it (see `IsolatedRecipe.swift`).
+    var isolation: ActorIsolation?
 
     /// Builds the node's value once and drops it: what an eager scope asks when the injector is
     /// built, its value then kept by the scope.
@@ -57,7 +60,7 @@ final class Node<Value>: AnyNode {
 
     override var isReady: Bool {
         guard asyncPlan != nil else { return true }
-        if let storage { return storage.isFilled }
+        if let storage, storage.isFilled { return true }
         return awaitedReady?() ?? false
     }
 

@@ -458,3 +458,48 @@ extension Prefetched: @unchecked Sendable {}
 
 /// Invariant: `slots` is read and written only under `lock`.
 extension Outcomes: @unchecked Sendable {}
+
+// MARK: - Where the caller runs
+
+/// The Swift runtime's own test of whether the calling code runs on an executor: the one
+/// `MainActor.assumeIsolated` makes, there with a trap on failure, here with flags 0, which ask
+/// for an answer instead. The runtime exports it (`assumeIsolated`, emitted into its clients,
+/// calls it), but the standard library declares it only internally, so it is found by name.
+///
+/// Invariant: the function has the C signature `bool (SerialExecutorRef, uint64_t)`, where
+/// `SerialExecutorRef` is the two words of an `UnownedSerialExecutor` (an identity and an
+/// implementation word), passed in two registers, as two pointer-sized arguments are. When the
+/// symbol is missing (an older runtime), the check answers "no": a request then throws or
+/// awaits, it never assumes an isolation it cannot confirm.
+private typealias ExecutorCheck = @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
+
+private let executorCheck: ExecutorCheck? = {
+    #if canImport(Darwin)
+    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
+    #else
+    let everywhere: UnsafeMutableRawPointer? = nil   // RTLD_DEFAULT
+    #endif
+    guard let symbol = dlsym(everywhere, "swift_task_isCurrentExecutorWithFlags") else { return nil }
+    return unsafeBitCast(symbol, to: ExecutorCheck.self)
+}()
+
+/// Whether the calling code runs isolated to `executor`'s actor, as the runtime knows it.
+func isCurrentExecutor(_ executor: UnownedSerialExecutor) -> Bool {
+    guard let executorCheck else { return false }
+    guard MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(UnsafeRawPointer?, UInt)>.size else { return false }
+    let (identity, implementation) = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)
+    return executorCheck(identity, implementation, 0)
+}
+
+/// A key path to a property of a ``MainActorInjectable`` type, which Swift does not let be
+/// `Sendable` when the property is isolated to the main actor.
+///
+/// Invariant: `Properties` keeps it to compare and name it on any thread, and applies it only in
+/// the plan of a `MainActorInjectable` type, which sets the properties after the runtime
+/// confirmed that it runs on the main actor (see `IsolatedRecipe.swift`). A composition of a
+/// class with a marker protocol is represented as the class reference alone.
+func mainActorKeyPath<Root, Value>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Value>
+) -> ReferenceWritableKeyPath<Root, Value> & Sendable {
+    unsafeBitCast(keyPath, to: (ReferenceWritableKeyPath<Root, Value> & Sendable).self)
+}

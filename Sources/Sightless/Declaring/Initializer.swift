@@ -59,6 +59,9 @@ public struct Initializer<Instance>: Sendable {
     /// For an `async` initializer or factory: links the plan that gathers its arguments and
     /// returns the step that awaits it; see `Initializer+Async.swift`.
     var asyncLink: (@Sendable (any Linking) throws -> Plan<AsyncBuild<Instance>>)?
+    /// The actor the initializer is isolated to, for the forms that take a `@MainActor`
+    /// function (see `Initializer+MainActor.swift`); `nil` for a nonisolated one.
+    var isolation: ActorIsolation?
 
     /// Describes an initializer whose arguments are all filled from the bindings of their types.
     ///

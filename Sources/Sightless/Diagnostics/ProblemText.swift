@@ -105,6 +105,13 @@ enum ProblemText {
         case .awaitedInScope(let key, let scope, let awaited):
             let why = awaited == key ? "" : " (it needs \(awaited))"
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
+        case .offActor(let key, let actor):
+            return "\(key) is isolated to \(actor) and was requested synchronously by code that does not run on \(actor)."
+        case .descriptorsOffActor(let key, let actor):
+            return "The initializer and properties of \(key.typeName) are isolated to \(actor), and the injector needed them while compiling off \(actor)."
+        case .capturesIsolated(let key, let scope, let actor, let isolated):
+            let through = isolated == key ? "" : " \(isolated),"
+            return "\(key) is kept in the scope \(scope) and is not isolated to \(actor), but holds\(through) a value isolated to \(actor)."
         case .overrideReplacesNothing(let key, _, let nearMisses):
             var message = "The override of \(key) replaces no binding: nothing else binds \(key)."
             if !nearMisses.isEmpty {
@@ -205,6 +212,13 @@ enum ProblemText {
             return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
+        case .offActor(let key, let actor):
+            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+            return "Request it from code isolated to \(actor), or await it: try await injector.instance(\(request)), which builds it on \(actor)."
+        case .descriptorsOffActor(_, let actor):
+            return "Build the injector, or make the first request of the type, on \(actor); or await it: try await Injector.start(modules:) or try await injector.instance(…), which read them on \(actor)."
+        case .capturesIsolated(let key, _, let actor, _):
+            return "Isolate \(key.typeName) to \(actor) too (MainActorInjectable), keep it .unscoped, or inject a Lazy or Factory of the isolated value and ask for it on \(actor)."
         case .overrideReplacesNothing(_, _, let nearMisses):
             return nearMisses.isEmpty
                 ? "Override a key the modules bind (check its type and name), or move the binding from overrides: to modules: if it adds a key."

@@ -13,6 +13,8 @@ struct BindingGraph: Sendable {
         var fromParent = false
         /// For a node compiled earlier, the key that makes it need `await`, if any.
         var linkedAwaited: AnyKey?
+        /// For a node compiled earlier, the actor its value is built on, if any.
+        var linkedIsolation: ActorIsolation?
         var edges: [Edge] = []
     }
 
@@ -42,6 +44,10 @@ struct BindingGraph: Sendable {
 
     mutating func setLinkedAwaited(_ awaited: AnyKey?, of node: Int) {
         nodes[node].linkedAwaited = awaited
+    }
+
+    mutating func setLinkedIsolation(_ isolation: ActorIsolation?, of node: Int) {
+        nodes[node].linkedIsolation = isolation
     }
 
     mutating func setEdges(_ edges: [Edge], of node: Int) {

@@ -67,6 +67,7 @@ struct GraphCompiler {
             TypeMismatchRule(),
             CaptiveDependencyRule(),
             AwaitRule(awaitsEagerValues: awaitsEagerValues),
+            IsolationRule(),
             UnusedContextualBindingRule(contextual: contextualBindings),
         ]
         return rules.flatMap { $0.check(graph) }
@@ -121,12 +122,19 @@ struct GraphCompiler {
             }
             let index = graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [],
                                   fromParent: inherited(node))
-            graph.setLinkedAwaited(node.awaited, of: index)
+            // A node isolated to an actor and needing nothing else awaits only its actor:
+            // the graph checks that apart (`IsolationRule`).
+            let onlyIsolated = node.isolation != nil && node.awaited == key
+            graph.setLinkedAwaited(onlyIsolated ? nil : node.awaited, of: index)
+            graph.setLinkedIsolation(node.isolation, of: index)
             return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         if key.name == nil, let injectable = key.type as? any Injectable.Type {
             return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
+        }
+        if key.name == nil, let isolated = key.type as? any MainActorInjectable.Type {
+            return add(.mainActorType(isolated, name: nil, location: nil, justInTime: true), parent: parent)
         }
         if key.name == nil, let members = key.type as? any MemberInjection.Type {
             return add(members.recipe, parent: parent)

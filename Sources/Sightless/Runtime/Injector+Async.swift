@@ -15,7 +15,9 @@ extension Injector {
     /// needs `await` as an error of kind ``InjectionError/Kind/needsAwait`` instead.
     nonisolated(nonsending)
     public static func start(modules: [any Module], overrides: [any Module] = []) async throws(InjectionError) -> Injector {
-        let (nodes, compilation) = try GraphCompilation.build(modules: modules, overrides: overrides, awaitsEagerValues: true)
+        let (nodes, compilation) = try await compiledOnActor { () throws(InjectionError) in
+            try GraphCompilation.build(modules: modules, overrides: overrides, awaitsEagerValues: true)
+        }
         let injector = Injector(nodes: nodes, compilation: compilation)
         try await injector.awaitEagerValues()
         return injector
@@ -127,7 +129,7 @@ extension Injector {
     func awaitedRequest<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Value {
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
-        let node = try compiledNode(Value.self, name: name)
+        let node = try await awaitedNode(Value.self, name: name)
         guard let plan = node.asyncPlan else { return try run(node) }
         if let value = node.storage?.existing(as: Value.self) { return value }
         guard node.signature == nil else {
@@ -148,7 +150,7 @@ extension Injector {
     ) async throws(InjectionError) -> Value {
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
-        let node = try compiledNode(Value.self, name: name)
+        let node = try await awaitedNode(Value.self, name: name)
         guard let plan = node.asyncPlan else { return try run(node, key: key, arguments: repeat each arguments) }
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {

@@ -98,6 +98,19 @@ private enum Examples {
         static let initializer = Initializer(Checkout.init(vault:), fileID: "App/Checkout.swift", line: 6)
     }
 
+    // Main-actor types whose descriptors are nonisolated, so that an injector built off the
+    // main actor (as this test runs) can read them; a `MainActorInjectable` type, as Errors.md
+    // shows it, gives the same messages.
+    @MainActor final class InboxModel: Injectable {
+        init() {}   // isolated to the main actor (an implicit one would not be)
+        nonisolated static let initializer = Initializer(InboxModel.init, fileID: "App/InboxModel.swift", line: 4)
+    }
+
+    final class Notifier: Injectable {
+        init(inbox: InboxModel) {}
+        static let initializer = Initializer(Notifier.init(inbox:), fileID: "App/Notifier.swift", line: 5)
+    }
+
     final class Badge: Injectable {
         init(count: Int) {}
         static let initializer = Initializer<Badge>([.inject(Garage.self)], fileID: "App/Badge.swift", line: 4) { arguments in
@@ -154,6 +167,13 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
             $0.bind(Key<String>(named: "vaultPath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/run/secrets")
         })
         return caught { _ = try injector.getInstance(Examples.Checkout.self) }
+    case .offActor:
+        let injector = try Injector(modules: [])
+        return caught { _ = try injector.getInstance(Examples.InboxModel.self) }
+    case .isolationConflict:
+        return caught {
+            _ = try Injector(Bindings { $0.bind(Examples.Notifier.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
+        }
     case .unusedDeclaration:
         return caught {
             _ = try Injector(

@@ -25,7 +25,7 @@ struct MissingBindingRule: GraphRule {
         bindings: [AnyKey: Recipe]
     ) -> InjectionError.Problem {
         let nearMisses = Self.nearMisses(of: key, among: bindings.keys)
-        let canConform = key.name == nil && !(key.type is any Injectable.Type)
+        let canConform = key.name == nil && !(key.type is any Injectable.Type) && !(key.type is any MainActorInjectable.Type)
             && !(key.type is any OptionalDependency.Type) && !(key.type is any DeferredDependency.Type)
         return InjectionError.Problem(
             .missingBinding(key: key, consumer: consumer, nearMisses: nearMisses, canConform: canConform),

@@ -21,6 +21,6 @@ struct UnmatchedOverrideRule {
     /// A key the injector builds without a binding: an ``Injectable`` type (or a type whose
     /// properties it fills) with no name.
     static func isJustInTime(_ key: AnyKey) -> Bool {
-        key.name == nil && (key.type is any Injectable.Type || key.type is any MemberInjection.Type)
+        key.name == nil && (key.type is any Injectable.Type || key.type is any MainActorInjectable.Type || key.type is any MemberInjection.Type)
     }
 }

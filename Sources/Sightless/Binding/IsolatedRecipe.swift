@@ -1,0 +1,166 @@
+// The recipes of values isolated to the main actor: a `MainActorInjectable` type, or an
+// `Injectable` one whose initializer is a `@MainActor` function. Such a node is built on the
+// main actor, and only there:
+//
+// - its synchronous plan runs when the request runs on the main actor, and throws `offActor`
+//   otherwise;
+// - its async plan awaits what needs `await`, then hops to the main actor and runs the
+//   synchronous plan there, so a task anywhere can await it. A singleton's storage is only ever
+//   filled on the main actor, one build at a time, so it is built once however many tasks await it.
+//
+// The node counts as needing `await` for consumers that are not on the main actor (its
+// `awaited` key is its own), so a nonisolated consumer awaits it the way it awaits an `async`
+// dependency; a consumer on the main actor finds it ready and builds it synchronously.
+
+extension Recipe {
+    /// The recipe of a type isolated to the main actor: its descriptors are read there, now, or
+    /// the recipe reports `descriptorsOffActor` (an awaited request or `Injector.start` then
+    /// compiles again on the main actor).
+    static func mainActorType(
+        _ type: any MainActorInjectable.Type, name: String?, location: SourceLocation?, justInTime: Bool
+    ) -> Recipe {
+        mainActorInjectable(type, name: name, location: location, justInTime: justInTime)
+    }
+
+    private static func mainActorInjectable<T: MainActorInjectable>(
+        _ type: T.Type, name: String?, location: SourceLocation?, justInTime: Bool
+    ) -> Recipe {
+        let key = Key<T>(named: name)
+        let erased = key.erased
+        let source = Source.type(justInTime: justInTime)
+        guard let (initializer, properties, scope) = try? onMainActor(building: erased, {
+            (T.initializer, T.properties, T.scope)
+        }) else {
+            let problem = InjectionError.Problem(
+                .descriptorsOffActor(key: erased, actor: ActorIsolation.mainActor.name), path: [erased], location: location)
+            var recipe = Recipe(key, source: source, location: location, problems: [problem]) { _ in
+                { _ in throw InjectionError(problem) }
+            }
+            recipe.isolation = .mainActor
+            return recipe
+        }
+        let location = location ?? initializer.location
+        let dependencies = initializer.dependencies + properties.dependencies
+        guard let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> else {
+            let problem = InjectionError.Problem(
+                .initializerOfOtherType(key: erased, builds: AnyKey.name(of: T.Instance.self)), location: initializer.location)
+            return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
+                          problems: [problem], concreteType: T.self) { _ in
+                { _ in throw InjectionError(problem) }
+            }
+        }
+        let awake: @Sendable (T) throws -> Void = { instance in
+            let built = Transfer(instance)   // built on the main actor, where it awakes
+            try onMainActor(building: erased) { built.value.awakeFromInjection() }
+        }
+        if let asyncLink = initializer.asyncLink {
+            return awaitedMainActorInjectable(key, initializer: initializer, asyncLink: asyncLink, properties: properties,
+                                              awake: awake, source: source, scope: scope, location: location)
+        }
+        return isolated(key, initializer: initializer, properties: properties, awake: awake, source: source, scope: scope,
+                        location: location, dependencies: dependencies)
+    }
+
+    /// The recipe of a type whose initializer (and, for a `MainActorInjectable` type, whose
+    /// `awakeFromInjection()`) is isolated to the main actor, built there.
+    static func isolated<T>(
+        _ key: Key<T>, initializer: Initializer<T>, properties: Properties<T>, awake: @escaping @Sendable (T) throws -> Void,
+        source: Source, scope: Scope, location: SourceLocation, dependencies: [Dependency],
+        problems: [InjectionError.Problem] = []
+    ) -> Recipe {
+        let erased = key.erased
+        let link: @Sendable (any Linking) throws -> Plan<T> = { linker in
+            let make = try initializer.link(linker)
+            let setProperties = try properties.link(linker)
+            return { resolution in
+                // Checked before any argument is built: off the main actor, nothing is.
+                guard ActorIsolation.mainActor.isCurrent else {
+                    throw InjectionError(.offActor(key: erased, actor: ActorIsolation.mainActor.name), path: [erased])
+                }
+                var instance = try make(&resolution)
+                try setProperties?(&instance, &resolution)
+                try awake(instance)
+                return instance
+            }
+        }
+        var recipe = Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
+                            problems: problems, concreteType: T.self, buildLocation: initializer.location, build: link)
+        recipe.isolation = .mainActor
+        let reported = source.buildsValues
+        recipe.makeNode = { linker, scope in
+            // As any recipe's node: decorators and observers on the unscoped plan, and the
+            // keeper of a value kept beyond its request.
+            var plan = try link(linker)
+            for decorator in linker.decorators { plan = try decorator.decorate(plan) }
+            if reported, let observers = linker.observers { plan = observers.observe(plan, key: erased, scope: scope) }
+            let lifetime = scope.strategy.lifetime
+            if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
+            return isolatedNode(erased, plan: plan, linker, scope)
+        }
+        return recipe
+    }
+
+    /// The node of a value isolated to the main actor: its unscoped `plan` is run on the main
+    /// actor, synchronously there, awaited from anywhere else.
+    private static func isolatedNode<Value>(
+        _ key: AnyKey, plan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope
+    ) -> AnyNode {
+        // Dependencies isolated to the main actor and needing nothing else are built in this
+        // node's section, on the main actor: awaiting them apart would hop there twice.
+        let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies.filter { dependency in
+            !(dependency.isolation == .mainActor && dependency.awaited == dependency.key)
+        })
+        let reason = awaited.nodes.first?.awaited ?? key
+        let unscoped: Plan<Value> = { resolution in
+            if let value = Prefetched.current?.take(key, as: Value.self) { return value }
+            return try plan(&resolution)
+        }
+        let provision = scope.scope(Provision(key: key, plan: unscoped, storage: nil))
+        let stored = provision.plan
+        let storage = provision.storage
+        let rethrow = linker.rethrow
+        let asyncPlan: AsyncPlan<Value> = { request in
+            if let value = storage?.existing(as: Value.self) { return value }
+            let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
+            let section = AsyncSection(request: request, prefetched: prefetched)
+            return try await MainActor.run {
+                Transfer(try section.run { resolution in try stored(&resolution) })
+            }.value
+        }
+        let made = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
+            ActorIsolation.mainActor.isCurrent && awaited.nodes.allSatisfy(\.isReady)
+        })
+        made.isolation = .mainActor
+        return made
+    }
+
+    /// A `MainActorInjectable` type whose initializer is `async`: awaited like any `async`
+    /// initializer (a `@MainActor` one runs on the main actor by itself), then its properties
+    /// are set and it is awoken on the main actor.
+    private static func awaitedMainActorInjectable<T: MainActorInjectable>(
+        _ key: Key<T>, initializer: Initializer<T>,
+        asyncLink: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<T>>, properties: Properties<T>,
+        awake: @escaping @Sendable (T) throws -> Void, source: Source, scope: Scope, location: SourceLocation
+    ) -> Recipe {
+        Recipe(awaiting: key, source: source, scope: scope, location: location,
+               dependencies: initializer.dependencies + properties.dependencies,
+               concreteType: T.self, buildLocation: initializer.location, awaitedBuild: { linker in
+            let make = try asyncLink(linker)
+            let setProperties = try properties.link(linker)
+            return { resolution in
+                let step = try make(&resolution)
+                return { section in
+                    let instance = Transfer(try await step(section))
+                    return try await MainActor.run {
+                        var built = instance.value
+                        if let setProperties {
+                            try section.run { resolution in try setProperties(&built, &resolution) }
+                        }
+                        try awake(built)
+                        return Transfer(built)
+                    }.value
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,103 @@
+import Sightless
+import Testing
+
+@Suite("Main-actor view models")
+struct ViewModelTests {
+    @Test("an explicit @MainActor view model is requested synchronously on the main actor")
+    func synchronousOnMainActor() throws {
+        let injector = try Injector(modules: [SyncApiModule()])
+        let model = try injector.getInstance(InboxViewModel.self)
+        model.load()
+        #expect(model.headlines == ["Local news"])
+        #expect(model.awoken)
+    }
+
+    @Test("a view model with creation-time arguments is built synchronously on the main actor")
+    func dynamicArguments() throws {
+        let injector = try Injector(modules: [SyncApiModule()])
+        let session = try injector.getInstance(SessionViewModel.self, arguments: "ada")
+        #expect(session.user == "ada")
+    }
+
+    @Test("a main-actor singleton declared by its type is built once")
+    func singletonOnce() throws {
+        let injector = try Injector(modules: [])
+        #expect(try injector.getInstance(ShellViewModel.self) === injector.getInstance(ShellViewModel.self))
+    }
+
+    @Test("a view model that needs an awaited dependency is awaited on the main actor")
+    func awaitedDependency() async throws {
+        let injector = try Injector(modules: [ViewModelModule()])
+        let model = try await injector.instance(InboxViewModel.self)
+        model.load()
+        #expect(model.headlines.count == 2)
+    }
+
+    @Test("a detached task awaits a view model, built on the main actor")
+    func fromDetachedTask() async throws {
+        let injector = try Injector(modules: [SyncApiModule()])
+        let shell = try await Task.detached { try await injector.instance(ShellViewModel.self) }.value
+        #expect(shell === (try injector.getInstance(ShellViewModel.self)))
+    }
+
+    @Test("a detached task's synchronous request of a view model is an offActor error")
+    func synchronousFromDetachedTask() async throws {
+        let injector = try Injector(modules: [SyncApiModule()])
+        let kind = await Task.detached { () -> InjectionError.Kind? in
+            do {
+                _ = try injector.getInstance(ShellViewModel.self)
+                return nil
+            } catch {
+                return (error as? InjectionError)?.kind
+            }
+        }.value
+        #expect(kind == .offActor)
+    }
+}
+
+@Suite("View models isolated by default")
+struct DefaultIsolatedViewModelTests {
+    @Test("a view model isolated by the target's default conforms with nothing written and is built synchronously")
+    func defaultIsolatedViewModel() async throws {
+        let injector = try Injector(modules: [])
+        let model = try injector.getInstance(SearchViewModel.self)
+        model.query = "swift"
+        let kind = await Task.detached { () -> InjectionError.Kind? in
+            do {
+                _ = try injector.getInstance(SearchViewModel.self)
+                return nil
+            } catch {
+                return (error as? InjectionError)?.kind
+            }
+        }.value
+        #expect(kind == .offActor)   // so it is isolated to the main actor, not inferred nonisolated
+    }
+}
+
+@Suite("Main-actor view models with properties")
+struct ViewModelPropertyTests {
+    @Test("a main-actor property is injected on the main actor before the view model awakes")
+    func propertyInjected() throws {
+        let injector = try Injector(modules: [])
+        let model = try injector.getInstance(ProfileViewModel.self)
+        #expect(model.settings != nil)
+        #expect(model.pageSize == 1)
+    }
+
+    @Test("a detached task awaits a view model whose properties are set on the main actor")
+    func propertyInjectedFromDetachedTask() async throws {
+        let injector = try Injector(modules: [])
+        let model = try await Task.detached { try await injector.instance(ProfileViewModel.self) }.value
+        #expect(model.pageSize == 1)
+    }
+}
+
+@Suite("Main-actor view models awaited with arguments")
+struct AwaitedArgumentViewModelTests {
+    @Test("a detached task awaits a view model with creation-time arguments, built on the main actor")
+    func awaitedWithArguments() async throws {
+        let injector = try Injector(modules: [SyncApiModule()])
+        let session = try await Task.detached { try await injector.instance(SessionViewModel.self, arguments: "grace") }.value
+        #expect(session.user == "grace")
+    }
+}

@@ -1,0 +1,78 @@
+import Sightless
+
+// View models declared `@MainActor` explicitly, as an app declares them whatever its default
+// isolation: they conform to `MainActorInjectable` with no `nonisolated`, `@preconcurrency` or
+// `@MainActor in`, and are built on the main actor.
+
+@MainActor
+final class InboxViewModel: MainActorInjectable {
+    let api: any FeedApi
+    let settings: Settings
+    private(set) var headlines: [String] = []
+    private(set) var awoken = false
+    init(api: any FeedApi, settings: Settings) {
+        self.api = api
+        self.settings = settings
+    }
+    static let initializer = Initializer(InboxViewModel.init(api:settings:))
+    func awakeFromInjection() { awoken = true }
+    func load() { headlines = api.headlines() }
+}
+
+@MainActor
+final class SessionViewModel: MainActorInjectable {
+    let inbox: InboxViewModel
+    let user: String
+    init(inbox: InboxViewModel, user: String) {
+        self.inbox = inbox
+        self.user = user
+    }
+    static let initializer = Initializer(SessionViewModel.init(inbox:user:), .inject, .dynamic)
+}
+
+@MainActor
+final class ShellViewModel: MainActorInjectable {
+    let clock: Clock
+    init(clock: Clock) { self.clock = clock }
+    static let initializer = Initializer(ShellViewModel.init(clock:))
+    static var scope: Scope { .singleton }
+}
+
+struct ViewModelModule: Module {
+    func configure(_ binder: Binder) {
+        binder.bind((any FeedApi).self).to { _ async in await HttpFeedApi() }
+    }
+}
+
+struct SyncApiModule: Module {
+    func configure(_ binder: Binder) {
+        binder.bind((any FeedApi).self).to(StaticFeedApi.self)
+    }
+}
+
+@MainActor
+final class StaticFeedApi: FeedApi, MainActorInjectable {
+    init() {}
+    func headlines() -> [String] { ["Local news"] }
+    static let initializer = Initializer(StaticFeedApi.init)
+}
+
+/// A view model with no annotation at all: on the main actor by the target's default isolation,
+/// which conforming to `MainActorInjectable` keeps.
+final class SearchViewModel: MainActorInjectable {
+    let clock: Clock
+    var query = ""
+    init(clock: Clock) { self.clock = clock }
+    static let initializer = Initializer(SearchViewModel.init(clock:))
+}
+
+/// A view model with an injected property, set on the main actor before it awakes.
+@MainActor
+final class ProfileViewModel: MainActorInjectable {
+    var settings: Settings?
+    private(set) var pageSize = 0
+    init() {}
+    static let initializer = Initializer(ProfileViewModel.init)
+    static let properties = Properties<ProfileViewModel>().inject(\.settings)
+    func awakeFromInjection() { pageSize = settings?.pageSize ?? 0 }
+}
