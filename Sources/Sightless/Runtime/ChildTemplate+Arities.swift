@@ -1,7 +1,8 @@
 // The child templates of one, two and three values, declared with the values' types known: the
 // plans reading a child's values and the code destroying them are then specialized for their
 // types (the variadic overloads in ChildTemplate.swift run that code generically, which costs a
-// few hundred instructions per child). Overload resolution prefers these to the variadic ones.
+// few hundred instructions per child). Overload resolution prefers these to the variadic ones;
+// the documentation shows the variadic forms only, since the two read the same.
 
 extension Injector {
     /// Declares a child injector made once per request, session or screen with one value of its
@@ -12,7 +13,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for one value.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable>(
         providing a: Key<A>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -31,7 +32,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for one value.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable>(
         providing a: A.Type, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -50,7 +51,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for one value.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable>(
         providing a: A.Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
@@ -69,7 +70,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for two values.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable, B: Sendable>(
         providing a: Key<A>, _ b: Key<B>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -89,7 +90,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for two values.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable, B: Sendable>(
         providing a: A.Type, _ b: B.Type, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -108,7 +109,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for two values.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable, B: Sendable>(
         providing a: A.Type, _ b: B.Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
@@ -127,7 +128,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for three values.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable, B: Sendable, C: Sendable>(
         providing a: Key<A>, _ b: Key<B>, _ c: Key<C>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -148,7 +149,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for three values.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable, B: Sendable, C: Sendable>(
         providing a: A.Type, _ b: B.Type, _ c: C.Type, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
@@ -167,7 +168,7 @@ extension Injector {
     /// ```
     ///
     /// The same as the variadic form, specialized for three values.
-    @inlinable
+    @inlinable @_documentation(visibility: internal)
     public func childTemplate<A: Sendable, B: Sendable, C: Sendable>(
         providing a: A.Type, _ b: B.Type, _ c: C.Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
