@@ -85,12 +85,15 @@ final class GraphCompilation: Compilation {
                     .boundByParent(key: recipe.key, location: recipe.location), path: [recipe.key], location: recipe.location))
             }
         }
-        let ownKeys = Set(merged.bindings.keys)
-        // At a child's creation, every node compiled before is its parent's.
+        let ownBindings = merged.bindings
+        // At a child's creation, every node compiled before is its parent's; a root injector
+        // has none.
         let owner = CompilationOwner()
-        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: { key in
-            ownKeys.contains(key) ? nil : parent?.node(for: key)
-        }, inherited: { _ in true })
+        let existing: (AnyKey) -> AnyNode? = parent.map { parent in
+            { key in ownBindings[key] != nil ? nil : parent.node(for: key) }
+        } ?? { _ in nil }
+        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: existing,
+                                     inherited: { _ in true })
         composition.configure(&compiler)
         compiler.contextualBindings = composition.contextualBindings
         for key in merged.order { compiler.addRoot(key) }
