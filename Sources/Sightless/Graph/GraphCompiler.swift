@@ -75,18 +75,22 @@ struct GraphCompiler {
     /// Links every new node, dependencies first. Call only on a graph that validated.
     /// - Returns: the nodes by key, and in the order they were linked.
     func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
-        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys), decorators: decorators,
+        let linked = LinkedNodes(existing: existing, planned: graph.index, decorators: decorators,
                                  observers: observers, contextual: contextual)
+        linked.nodes.reserveCapacity(graph.nodes.count)
+        linked.order.reserveCapacity(graph.nodes.count)
+        let successors = DirectSuccessors(graph)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
         for start in graph.nodes.indices where state[start] == 0 {
             state[start] = 1
             stack.append((start, 0))
             while let (node, edge) = stack.last {
-                let edges = graph.nodes[node].edges
-                if edge < edges.count {
+                let next = successors.offsets[node] + edge
+                if next < successors.offsets[node + 1] {
                     stack[stack.count - 1].edge += 1
-                    if !edges[edge].isDeferred, let target = edges[edge].target, state[target] == 0 {
+                    let target = successors.targets[next]
+                    if state[target] == 0 {
                         state[target] = 1
                         stack.append((target, 0))
                     }
@@ -144,7 +148,7 @@ struct GraphCompiler {
         while let node = pending.popLast() {
             guard let recipe = graph.nodes[node].recipe else { continue }
             var edges: [BindingGraph.Edge] = []
-            let served = contextual[recipe.key]
+            let served = contextual.isEmpty ? nil : contextual[recipe.key]
             for dependency in recipe.dependencies where !dependency.isDynamic {
                 // A requested wrapper's one dependency is its own key: go to what it wraps.
                 let key = served?[dependency.key] ?? dependency.key
@@ -175,8 +179,8 @@ final class LinkedNodes {
     var nodes: [AnyKey: AnyNode] = [:]
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
-    /// Every key of the graph being linked, linked yet or not.
-    let planned: Set<AnyKey>
+    /// Every key of the graph being linked, linked yet or not (with its node's index).
+    let planned: [AnyKey: Int]
     /// The decorators of each decorated key, in the order they apply.
     let decorators: [AnyKey: [Decorator]]
     let observers: InstanceObservers?
@@ -184,7 +188,7 @@ final class LinkedNodes {
     let contextual: [AnyKey: [AnyKey: AnyKey]]
 
     init(
-        existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>,
+        existing: @escaping (AnyKey) -> AnyNode?, planned: [AnyKey: Int],
         decorators: [AnyKey: [Decorator]] = [:], observers: InstanceObservers? = nil,
         contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
     ) {
@@ -201,6 +205,6 @@ final class LinkedNodes {
 
     /// Whether `key` has a node once this compilation is linked.
     func willExist(_ key: AnyKey) -> Bool {
-        planned.contains(key) || existing(key) != nil
+        planned[key] != nil || existing(key) != nil
     }
 }

@@ -23,7 +23,7 @@ final class Linker: Linking, LinkingNode {
     /// The key whose node fills this node's dependency on `key`: the key of a contextual
     /// binding for this consumer, or `key` itself.
     private func served(_ dependency: AnyKey) -> AnyKey {
-        nodes.contextual[key]?[dependency] ?? dependency
+        nodes.contextual.isEmpty ? dependency : nodes.contextual[key]?[dependency] ?? dependency
     }
 
     var observers: InstanceObservers? { nodes.observers }
