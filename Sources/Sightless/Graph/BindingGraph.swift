@@ -95,18 +95,33 @@ struct BindingGraph: Sendable {
     /// The dynamic arguments a request for `node` must bring: its own initializer's, or,
     /// for an alias, its target's.
     func dynamicDependencies(of node: Int) -> [Dependency] {
+        guard let origin = dynamicOrigin(of: node) else { return [] }
+        return nodes[origin].recipe?.dynamicDependencies ?? nodes[origin].linkedDynamicDependencies
+    }
+
+    /// Whether a request for `node` must bring dynamic arguments: `dynamicDependencies(of:)`
+    /// is not empty, found without making that list.
+    func hasDynamicDependencies(_ node: Int) -> Bool {
+        guard let origin = dynamicOrigin(of: node) else { return false }
+        return nodes[origin].recipe?.hasDynamicDependencies ?? !nodes[origin].linkedDynamicDependencies.isEmpty
+    }
+
+    /// The node whose own dynamic arguments a request for `node` brings: `node` itself, or
+    /// for an alias (or a wrapper built at once), the node it leads to; `nil` when an alias
+    /// leads nowhere or around a cycle.
+    private func dynamicOrigin(of node: Int) -> Int? {
         var current = node
         var seen: Set<Int> = []
-        while seen.insert(current).inserted {
-            guard let recipe = nodes[current].recipe else { return nodes[current].linkedDynamicDependencies }
+        while true {
+            guard let recipe = nodes[current].recipe else { return current }
             switch recipe.source {
             case .alias: break
             case .wrapper where nodes[current].edges.first?.isDeferred == false: break
-            default: return recipe.dynamicDependencies
+            default: return current
             }
-            guard let target = nodes[current].edges.first?.target else { return [] }
+            // Only an alias or a wrapper is remembered: most nodes end the walk at once.
+            guard seen.insert(current).inserted, let target = nodes[current].edges.first?.target else { return nil }
             current = target
         }
-        return []
     }
 }

@@ -5,9 +5,13 @@
 struct CaptiveDependencyRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
-        for (index, node) in graph.nodes.enumerated() {
-            guard let recipe = node.recipe else { continue }
+        for index in graph.nodes.indices {
+            guard let recipe = graph.nodes[index].recipe else { continue }
             let holder = recipe.scope.strategy.lifetime
+            // A dependency is captive when it lives shorter than its holder, yet longer than
+            // no time at all: nothing is, under a holder kept for a request or less.
+            guard holder > .request else { continue }
+            let node = graph.nodes[index]
             for edge in node.edges where !(edge.isDeferred && edge.dependency.factoryArguments != nil) {
                 guard let target = edge.target, let held = scope(reachedFrom: target, in: graph),
                       held.strategy.lifetime != .none, held.strategy.lifetime < holder else { continue }
@@ -24,9 +28,11 @@ struct CaptiveDependencyRule: GraphRule {
     private func scope(reachedFrom node: Int, in graph: BindingGraph) -> Scope? {
         var current = node
         var seen: Set<Int> = []
-        while seen.insert(current).inserted, let recipe = graph.nodes[current].recipe {
+        while let recipe = graph.nodes[current].recipe {
             guard case .alias = recipe.source, recipe.scope == .unscoped,
                   let target = graph.nodes[current].edges.first?.target else { return recipe.scope }
+            // Only an alias is remembered: most nodes end the walk at once.
+            guard seen.insert(current).inserted else { return nil }
             current = target
         }
         return nil

@@ -7,13 +7,17 @@
 struct DynamicDependencyRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
-        for (index, node) in graph.nodes.enumerated() {
+        for index in graph.nodes.indices {
+            let edges = graph.nodes[index].edges
             // An alias passes a request's arguments on; a deferred edge (a Factory) is checked.
-            for edge in node.edges where edge.dependency.role != .target || edge.isDeferred {
-                guard let target = edge.target else { continue }
+            for edge in edges.indices where edges[edge].dependency.role != .target || edges[edge].isDeferred {
+                guard let target = edges[edge].target else { continue }
+                let isFactory = edges[edge].isDeferred && edges[edge].dependency.factoryArguments != nil
+                // Most edges lead to a node without dynamic arguments: told without listing them.
+                guard isFactory || graph.hasDynamicDependencies(target) else { continue }
+                let edge = edges[edge]
+                let node = graph.nodes[index]
                 let dynamic = graph.dynamicDependencies(of: target)
-                let isFactory = edge.isDeferred && edge.dependency.factoryArguments != nil
-                guard isFactory || !dynamic.isEmpty else { continue }
                 // Only now, with a problem likely: a path costs the depth of the graph.
                 let targetKey = graph.nodes[target].key
                 let path = graph.path(to: index) + [targetKey]

@@ -6,9 +6,11 @@ struct MissingBindingRule: GraphRule {
 
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
-        for (index, node) in graph.nodes.enumerated() {
-            for edge in node.edges where edge.target == nil && !edge.dependency.isOptional {
-                let dependency = edge.dependency
+        for index in graph.nodes.indices {
+            let edges = graph.nodes[index].edges
+            for edge in edges.indices where edges[edge].target == nil && !edges[edge].dependency.isOptional {
+                let node = graph.nodes[index]
+                let dependency = edges[edge].dependency
                 let missing = dependency.deferredKey ?? dependency.key
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),
