@@ -8,6 +8,8 @@ final class Linker: Linking, LinkingNode {
     private var arguments = DynamicSignature.Builder()
     private var inherited: DynamicSignature?
     private(set) var awaitedDependencies: [AnyNode] = []
+    /// The node the last call of `plan(for:as:)` found, by the dependency's key.
+    private var lastFound: (key: AnyKey, node: AnyNode)?
 
     init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner) {
         self.key = key
@@ -35,6 +37,7 @@ final class Linker: Linking, LinkingNode {
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
         if let node = nodes.node(for: served(dependency.key)) {
+            lastFound = (dependency.key, node)
             let typed = try node.typed(as: Value.self)
             if dependency.role == .target { inherited = node.signature }
             if node.awaited != nil { awaitedDependencies.append(node) }
@@ -53,7 +56,9 @@ final class Linker: Linking, LinkingNode {
     }
 
     func storage(for dependency: Dependency) -> InstanceStorage? {
-        nodes.node(for: served(dependency.key))?.storage
+        // An initializer asks for a dependency's plan, then at once for its storage.
+        if let (key, node) = lastFound, key == dependency.key { return node.storage }
+        return nodes.node(for: served(dependency.key))?.storage
     }
 
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
