@@ -61,8 +61,12 @@ struct Recipe: Sendable {
     var concreteType: Any.Type? { storage.concreteType }
     /// Whether a value of a type is a value of the key's type: what an alias checks of its
     /// target's `concreteType` when the injector is built (a protocol key through the protocol's
-    /// existential metatype).
-    var accepts: @Sendable (Any.Type) -> Bool { storage.accepts }
+    /// existential metatype). The key's type is the recipe's value type: opened here, so that no
+    /// recipe keeps a closure for a check only aliases need.
+    func accepts(_ type: Any.Type) -> Bool {
+        func check<Value>(_ value: Value.Type) -> Bool { valuesOf(type, areValuesOf: value) }
+        return check(key.type)
+    }
     /// Links the unscoped plan, wraps it in `scope`, and makes the node.
     var makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode {
         get { storage.makeNode }
@@ -100,8 +104,8 @@ struct Recipe: Sendable {
         }
         storage = RecipeStorage(
             key: erased, source: source, scope: scope, location: location, buildLocation: buildLocation ?? location,
-            dependencies: dependencies, problems: problems, concreteType: concreteType,
-            accepts: { type in valuesOf(type, areValuesOf: Value.self) }, makeNode: makeNode, isAsync: false)
+            dependencies: dependencies, problems: problems, concreteType: concreteType, makeNode: makeNode,
+            isAsync: false)
     }
 
     /// Links the recipe into a node of the compiled graph, in `scope` when given (a template's
@@ -180,11 +184,9 @@ extension Recipe {
             return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
                           buildLocation: initializer.location, awaitedBuild: asyncLink)
         }
-        let link = initializer.link   // the closure alone: what a recipe keeps stays small
+        // The closure alone: what a recipe keeps stays small.
         return Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
-                      buildLocation: initializer.location) { linker in
-            try link(linker)
-        }
+                      buildLocation: initializer.location, build: initializer.link)
     }
 
     /// The value at `index` among those each child of a template is made with, read by the
@@ -207,6 +209,13 @@ extension Recipe {
                 return resolution.handedInjector
             }
         }
+    }
+
+    /// A key bound with no target, by its erased key: the key's type is opened to make the
+    /// recipe of `untargeted(_:location:)` for it.
+    static func untargeted(_ key: AnyKey, location: SourceLocation) -> Recipe {
+        func make<Value>(_ type: Value.Type) -> Recipe { untargeted(Key<Value>(named: key.name), location: location) }
+        return make(key.type)
     }
 
     /// A key bound with no target: built from its type's own descriptors when the type is

@@ -11,7 +11,6 @@ final class RecipeStorage: Sendable {
     let dependencies: [Dependency]
     let problems: [InjectionError.Problem]
     let concreteType: Any.Type?
-    let accepts: @Sendable (Any.Type) -> Bool
     let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
     let isAsync: Bool
     let hasDynamicDependencies: Bool
@@ -19,7 +18,6 @@ final class RecipeStorage: Sendable {
     init(
         key: AnyKey, source: Recipe.Source, scope: Scope, location: SourceLocation?, buildLocation: SourceLocation?,
         dependencies: [Dependency], problems: [InjectionError.Problem], concreteType: Any.Type?,
-        accepts: @escaping @Sendable (Any.Type) -> Bool,
         makeNode: @escaping @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode, isAsync: Bool
     ) {
         self.key = key
@@ -30,7 +28,6 @@ final class RecipeStorage: Sendable {
         self.dependencies = dependencies
         self.problems = problems
         self.concreteType = concreteType
-        self.accepts = accepts
         self.makeNode = makeNode
         self.isAsync = isAsync
         self.hasDynamicDependencies = dependencies.contains(where: \.isDynamic)
@@ -43,7 +40,7 @@ final class RecipeStorage: Sendable {
         RecipeStorage(
             key: key, source: source ?? self.source, scope: scope ?? self.scope, location: location,
             buildLocation: buildLocation, dependencies: dependencies, problems: problems, concreteType: concreteType,
-            accepts: accepts, makeNode: makeNode ?? self.makeNode, isAsync: isAsync ?? self.isAsync)
+            makeNode: makeNode ?? self.makeNode, isAsync: isAsync ?? self.isAsync)
     }
 
     func with(source: Recipe.Source) -> RecipeStorage { copy(source: source) }
