@@ -40,6 +40,12 @@ struct BindingGraph: Sendable {
         return nodes.count - 1
     }
 
+    /// Makes room for `count` nodes, so that a graph of known size grows without copying.
+    mutating func reserveCapacity(_ count: Int) {
+        nodes.reserveCapacity(count)
+        index.reserveCapacity(count)
+    }
+
     mutating func setLinkedAwaited(_ awaited: AnyKey?, of node: Int) {
         nodes[node].linkedAwaited = awaited
     }

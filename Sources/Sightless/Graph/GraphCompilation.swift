@@ -96,6 +96,7 @@ final class GraphCompilation: Compilation {
                                      inherited: { _ in true })
         composition.configure(&compiler)
         compiler.contextualBindings = composition.contextualBindings
+        compiler.reserveCapacity(merged.bindings.count)
         for key in merged.order { compiler.addRoot(key) }
         // A contextual binding's consumer is compiled now, so that the binding is checked.
         for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }

@@ -41,6 +41,11 @@ struct GraphCompiler {
         self.existing = existing
     }
 
+    /// Makes room for `count` nodes: every binding is a root when an injector is built.
+    mutating func reserveCapacity(_ count: Int) {
+        graph.reserveCapacity(count)
+    }
+
     /// Adds a key and everything it needs; `nil` when nothing can build the key. A requested
     /// `T?`, `Lazy<T>` or `Factory<T, …>` that is not bound is built from `T`, as it would be
     /// for an initializer's argument.
@@ -148,6 +153,7 @@ struct GraphCompiler {
         while let node = pending.popLast() {
             guard let recipe = graph.nodes[node].recipe else { continue }
             var edges: [BindingGraph.Edge] = []
+            edges.reserveCapacity(recipe.dependencies.count)
             let served = contextual.isEmpty ? nil : contextual[recipe.key]
             for dependency in recipe.dependencies where !dependency.isDynamic {
                 // A requested wrapper's one dependency is its own key: go to what it wraps.
