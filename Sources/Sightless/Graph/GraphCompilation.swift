@@ -116,7 +116,7 @@ final class GraphCompilation: Compilation {
         let eagerKeys = Set(compiler.graph.nodes.compactMap { node in
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
-        let eager = linked.order.filter { eagerKeys.contains($0.key) }
+        let eager = eagerKeys.isEmpty ? [] : linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
                                          owner: owner, isTemplate: isTemplate, composition: composition))
     }

@@ -5,7 +5,9 @@ final class Linker: Linking, LinkingNode {
     private let location: SourceLocation?
     private let nodes: LinkedNodes
     let owner: CompilationOwner
-    private var arguments = DynamicSignature.Builder()
+    /// The node's dynamic arguments, laid out as they are linked; made for the first one, so
+    /// that a node without any (most of them) makes no builder and no signature token.
+    private var arguments: DynamicSignature.Builder?
     private var inherited: DynamicSignature?
     private(set) var awaitedDependencies: [AnyNode] = []
     /// The node the last call of `plan(for:as:)` found, by the dependency's key.
@@ -18,7 +20,15 @@ final class Linker: Linking, LinkingNode {
         self.nodes = nodes
     }
 
-    var dynamicSignature: DynamicSignature? { inherited ?? arguments.build() }
+    var dynamicSignature: DynamicSignature? { inherited ?? arguments?.build() }
+
+    /// Runs `body` on the builder of the node's dynamic arguments, made if there is none yet.
+    private func layingOutArguments<Result>(_ body: (inout DynamicSignature.Builder) -> Result) -> Result {
+        var builder = arguments ?? DynamicSignature.Builder()
+        arguments = nil   // the builder's slots stay uniquely referenced while `body` adds to them
+        defer { arguments = builder }
+        return body(&builder)
+    }
 
     var decorators: [Decorator] { nodes.decorators[key] ?? [] }
 
@@ -79,12 +89,16 @@ final class Linker: Linking, LinkingNode {
     }
 
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value> {
-        arguments.plan(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
-                       as: Value.self)
+        layingOutArguments { arguments in
+            arguments.plan(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
+                           as: Value.self)
+        }
     }
 
     func dynamicSlot<Value>(for dependency: Dependency, as type: Value.Type) -> DynamicSlot {
-        arguments.slot(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
-                       as: Value.self)
+        layingOutArguments { arguments in
+            arguments.slot(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
+                           as: Value.self)
+        }
     }
 }
