@@ -14,10 +14,27 @@ struct BindingGraph: Sendable {
         /// For a node compiled earlier, the key that makes it need `await`, if any.
         var linkedAwaited: AnyKey?
         var edges: [Edge] = []
+        /// The recipe's dependencies, which its edges fill (by `Edge.dependencyIndex`); none
+        /// for a node compiled earlier, which has no edges.
+        let dependencies: [Dependency]
+
+        init(
+            key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency], fromParent: Bool
+        ) {
+            self.key = key
+            self.recipe = recipe
+            self.parent = parent
+            self.linkedDynamicDependencies = linkedDynamicDependencies
+            self.fromParent = fromParent
+            self.dependencies = recipe?.dependencies ?? []
+        }
     }
 
     struct Edge: Sendable {
-        let dependency: Dependency
+        /// The position of the dependency among the `dependencies` of the recipe of the node
+        /// the edge leaves (see `BindingGraph.dependency(of:from:)`): an edge is a few words,
+        /// not a copy of the dependency.
+        let dependencyIndex: Int
         /// The node that fills the dependency; `nil` when nothing can (an optional one is
         /// then `nil` at run time, any other one is a missing binding).
         let target: Int?
@@ -85,6 +102,11 @@ struct BindingGraph: Sendable {
             guard !reaches[index], case .type(justInTime: true)? = nodes[index].recipe?.source else { return nil }
             return nodes[index].key
         }
+    }
+
+    /// The dependency an edge of `node` fills.
+    func dependency(of edge: Edge, from node: Int) -> Dependency {
+        nodes[node].dependencies[edge.dependencyIndex]
     }
 
     /// The keys from the root that first needed `node` down to `node` itself.

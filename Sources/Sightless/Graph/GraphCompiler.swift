@@ -155,14 +155,14 @@ struct GraphCompiler {
             var edges: [BindingGraph.Edge] = []
             edges.reserveCapacity(recipe.dependencies.count)
             let served = contextual.isEmpty ? nil : contextual[recipe.key]
-            for dependency in recipe.dependencies where !dependency.isDynamic {
+            for (position, dependency) in recipe.dependencies.enumerated() where !dependency.isDynamic {
                 // A requested wrapper's one dependency is its own key: go to what it wraps.
                 let key = served?[dependency.key] ?? dependency.key
                 let direct = recipe.source == .wrapper ? nil : self.node(for: key, parent: node)
                 if let target = direct {
-                    edges.append(.init(dependency: dependency, target: target, throughWrapped: false))
+                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
-                    edges.append(.init(dependency: dependency, target: self.node(for: deferred, parent: node),
+                    edges.append(.init(dependencyIndex: position, target: self.node(for: deferred, parent: node),
                                        throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     var target = self.node(for: wrapped, parent: node)
@@ -170,9 +170,9 @@ struct GraphCompiler {
                     if target == nil, recipe.source == .wrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
                         target = add(inner.requestRecipe(name: wrapped.name), parent: node)
                     }
-                    edges.append(.init(dependency: dependency, target: target, throughWrapped: true))
+                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: true))
                 } else {
-                    edges.append(.init(dependency: dependency, target: nil, throughWrapped: false))
+                    edges.append(.init(dependencyIndex: position, target: nil, throughWrapped: false))
                 }
             }
             graph.setEdges(edges, of: node)

@@ -12,13 +12,15 @@ struct CaptiveDependencyRule: GraphRule {
             // no time at all: nothing is, under a holder kept for a request or less.
             guard holder > .request else { continue }
             let node = graph.nodes[index]
-            for edge in node.edges where !(edge.isDeferred && edge.dependency.factoryArguments != nil) {
-                guard let target = edge.target, let held = scope(reachedFrom: target, in: graph),
+            for edge in node.edges {
+                let dependency = graph.dependency(of: edge, from: index)
+                guard !(edge.isDeferred && dependency.factoryArguments != nil),
+                      let target = edge.target, let held = scope(reachedFrom: target, in: graph),
                       held.strategy.lifetime != .none, held.strategy.lifetime < holder else { continue }
                 problems.append(InjectionError.Problem(
                     .captiveDependency(key: node.key, scope: recipe.scope.name, dependency: graph.nodes[target].key,
                                        dependencyScope: held.name),
-                    path: graph.path(to: index) + [graph.nodes[target].key], location: edge.dependency.declaredAt))
+                    path: graph.path(to: index) + [graph.nodes[target].key], location: dependency.declaredAt))
             }
         }
         return problems

@@ -8,9 +8,10 @@ struct MissingBindingRule: GraphRule {
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
             let edges = graph.nodes[index].edges
-            for edge in edges.indices where edges[edge].target == nil && !edges[edge].dependency.isOptional {
+            for edge in edges where edge.target == nil {
+                let dependency = graph.dependency(of: edge, from: index)
+                guard !dependency.isOptional else { continue }
                 let node = graph.nodes[index]
-                let dependency = edges[edge].dependency
                 let missing = dependency.deferredKey ?? dependency.key
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),
