@@ -14,20 +14,10 @@ struct BindingGraph: Sendable {
         /// For a node compiled earlier, the key that makes it need `await`, if any.
         var linkedAwaited: AnyKey?
         var edges: [Edge] = []
+
         /// The recipe's dependencies, which its edges fill (by `Edge.dependencyIndex`); none
         /// for a node compiled earlier, which has no edges.
-        let dependencies: [Dependency]
-
-        init(
-            key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency], fromParent: Bool
-        ) {
-            self.key = key
-            self.recipe = recipe
-            self.parent = parent
-            self.linkedDynamicDependencies = linkedDynamicDependencies
-            self.fromParent = fromParent
-            self.dependencies = recipe?.dependencies ?? []
-        }
+        var dependencies: [Dependency] { recipe?.dependencies ?? [] }
     }
 
     struct Edge: Sendable {
