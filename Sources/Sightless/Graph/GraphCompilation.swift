@@ -111,8 +111,8 @@ final class GraphCompilation: Compilation {
                                       + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
             throw error
         }
-        let linked = try compiler.link()
-        let nodes = NodeTable(base: linked.nodes, linkOrder: linked.order)
+        let linked = try compiler.linkAll()
+        let nodes = NodeTable(keys: linked.keys, nodes: linked.nodes, linkOrder: linked.order)
         let eagerKeys = Set(compiler.graph.nodes.compactMap { node in
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })

@@ -80,9 +80,19 @@ struct GraphCompiler {
     /// Links every new node, dependencies first. Call only on a graph that validated.
     /// - Returns: the nodes by key, and in the order they were linked.
     func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
+        let linked = try linkAll()
+        var nodes: [AnyKey: AnyNode] = [:]
+        for (key, node) in zip(linked.keys, linked.nodes) { nodes[key] = node }
+        return (nodes, linked.order)
+    }
+
+    /// Links every new node, dependencies first. Call only on a graph that validated.
+    /// - Returns: the key of every node linked with the node at the same position, and the
+    ///   nodes in the order they were linked.
+    func linkAll() throws(InjectionError) -> (keys: [AnyKey], nodes: [AnyNode], order: [AnyNode]) {
         let linked = LinkedNodes(existing: existing, planned: graph.index, decorators: decorators,
                                  observers: observers, contextual: contextual)
-        linked.nodes.reserveCapacity(graph.nodes.count)
+        linked.byNode = [AnyNode?](repeating: nil, count: graph.nodes.count)
         linked.order.reserveCapacity(graph.nodes.count)
         let successors = DirectSuccessors(graph)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
@@ -108,14 +118,23 @@ struct GraphCompiler {
                 do {
                     let scope = perChild ? PerChildScope.wrapping(recipe.scope, owner: owner) : nil
                     let made = try recipe.link(linker, scope: scope)
-                    linked.nodes[recipe.key] = made
+                    linked.byNode[node] = made
                     linked.order.append(made)
                 } catch {
                     throw InjectionError.request(error, key: recipe.key)
                 }
             }
         }
-        return (linked.nodes, linked.order)
+        var keys: [AnyKey] = []
+        var nodes: [AnyNode] = []
+        keys.reserveCapacity(linked.order.count)
+        nodes.reserveCapacity(linked.order.count)
+        for (index, made) in linked.byNode.enumerated() {
+            guard let made else { continue }
+            keys.append(graph.nodes[index].key)
+            nodes.append(made)
+        }
+        return (keys, nodes, linked.order)
     }
 
     // MARK: - Discovery
@@ -182,7 +201,8 @@ struct GraphCompiler {
 
 /// The nodes linked so far in one compilation, and those compiled before it.
 final class LinkedNodes {
-    var nodes: [AnyKey: AnyNode] = [:]
+    /// The node linked for each node of the graph (by its index there), once it is linked.
+    var byNode: [AnyNode?] = []
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
     /// Every key of the graph being linked, linked yet or not (with its node's index).
@@ -206,7 +226,8 @@ final class LinkedNodes {
     }
 
     func node(for key: AnyKey) -> AnyNode? {
-        nodes[key] ?? existing(key)
+        if let index = planned[key], let node = byNode[index] { return node }
+        return existing(key)
     }
 
     /// Whether `key` has a node once this compilation is linked.
