@@ -171,13 +171,16 @@ struct GraphCompiler {
     private mutating func discover() {
         while let node = pending.popLast() {
             guard let recipe = graph.nodes[node].recipe else { continue }
+            let dependencies = recipe.dependencies
             var edges: [BindingGraph.Edge] = []
-            edges.reserveCapacity(recipe.dependencies.count)
+            edges.reserveCapacity(dependencies.count)
             let served = contextual.isEmpty ? nil : contextual[recipe.key]
-            for (position, dependency) in recipe.dependencies.enumerated() where !dependency.isDynamic {
+            let isWrapper = recipe.source == .wrapper
+            for position in dependencies.indices where !dependencies[position].isDynamic {
+                let dependency = dependencies[position]
                 // A requested wrapper's one dependency is its own key: go to what it wraps.
                 let key = served?[dependency.key] ?? dependency.key
-                let direct = recipe.source == .wrapper ? nil : self.node(for: key, parent: node)
+                let direct = isWrapper ? nil : self.node(for: key, parent: node)
                 if let target = direct {
                     edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
@@ -186,7 +189,7 @@ struct GraphCompiler {
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     var target = self.node(for: wrapped, parent: node)
                     // A requested `T??` unwraps one level at a time: `T?` is a wrapper too.
-                    if target == nil, recipe.source == .wrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
+                    if target == nil, isWrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
                         target = add(inner.requestRecipe(name: wrapped.name), parent: node)
                     }
                     edges.append(.init(dependencyIndex: position, target: target, throughWrapped: true))
