@@ -18,12 +18,13 @@ public final class Binder {
     /// it is read.
     private enum Entry {
         case recipe(Recipe)
-        case untargeted(() -> Recipe)
+        /// The key and where it was bound: no closure to allocate for every `bind`.
+        case untargeted(AnyKey, SourceLocation)
 
         var recipe: Recipe {
             switch self {
             case .recipe(let recipe): recipe
-            case .untargeted(let make): make()
+            case .untargeted(let key, let location): .untargeted(key, location: location)
             }
         }
     }
@@ -122,7 +123,7 @@ public final class Binder {
     @discardableResult
     public func bind<Value>(_ key: Key<Value>, fileID: String = #fileID, line: Int = #line) -> BindingBuilder<Value> {
         let location = SourceLocation(fileID: fileID, line: line)
-        entries.append(.untargeted { .untargeted(key, location: location) })
+        entries.append(.untargeted(key.erased, location))
         return BindingBuilder(binder: self, index: entries.count - 1, key: key, location: location)
     }
 
@@ -169,7 +170,7 @@ public final class Binder {
     /// Makes the binding at `index` the start of a binding of another key, still without a
     /// target: what `whenInjected(into:)` does to the key it was given.
     func rebind<Value>(at index: Int, to key: Key<Value>, location: SourceLocation) {
-        entries[index] = .untargeted { .untargeted(key, location: location) }
+        entries[index] = .untargeted(key.erased, location)
     }
 
     /// Records the binding of a value each child of a template is made with, the `index`-th;

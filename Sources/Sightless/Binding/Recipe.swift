@@ -32,34 +32,61 @@ struct Recipe: Sendable {
         }
     }
 
-    let key: AnyKey
-    var source: Source
-    var scope: Scope
+    /// The recipe's data, stored once: the binder, the merged bindings, the graph and the
+    /// compilation all share it, so that passing a recipe from stage to stage copies one
+    /// reference rather than a dozen fields (about 250 bytes and ten reference counts).
+    private var storage: RecipeStorage
+
+    var key: AnyKey { storage.key }
+    var source: Source {
+        get { storage.source }
+        set { storage = storage.with(source: newValue) }
+    }
+    var scope: Scope {
+        get { storage.scope }
+        set { storage = storage.with(scope: newValue) }
+    }
     /// Where the binding was declared; for a just-in-time type, its initializer.
-    let location: SourceLocation?
+    var location: SourceLocation? { storage.location }
     /// Where the code that builds the value was declared: an initializer's declaration, or the
     /// binding of a closure or provider. A failure while building points here.
-    let buildLocation: SourceLocation?
+    var buildLocation: SourceLocation? { storage.buildLocation }
     /// Everything the value needs, dynamic arguments included.
-    let dependencies: [Dependency]
+    var dependencies: [Dependency] { storage.dependencies }
     /// Mistakes found while recording (a binding with no target, an initializer of the wrong
     /// type); reported with the rest of the graph's problems.
-    let problems: [InjectionError.Problem]
+    var problems: [InjectionError.Problem] { storage.problems }
     /// The concrete type of every value the recipe gives, when it is known before anything is
     /// built: an ``Injectable`` type's own, or an instance's.
-    let concreteType: Any.Type?
+    var concreteType: Any.Type? { storage.concreteType }
     /// Whether a value of a type is a value of the key's type: what an alias checks of its
     /// target's `concreteType` when the injector is built (a protocol key through the protocol's
-    /// existential metatype).
-    let accepts: @Sendable (Any.Type) -> Bool
+    /// existential metatype). The key's type is the recipe's value type: opened here, so that no
+    /// recipe keeps a closure for a check only aliases need.
+    func accepts(_ type: Any.Type) -> Bool {
+        func check<Value>(_ value: Value.Type) -> Bool { valuesOf(type, areValuesOf: value) }
+        return check(key.type)
+    }
     /// Links the unscoped plan, wraps it in `scope`, and makes the node.
-    var makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
+    var makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode {
+        get { storage.makeNode }
+        set { storage = storage.with(makeNode: newValue) }
+    }
     /// `true` when the recipe's own build is `async` (an `async` initializer, closure or
     /// provider): its node, and every node that builds it at once, needs `await`.
-    var isAsync = false
+    var isAsync: Bool {
+        get { storage.isAsync }
+        set { storage = storage.with(isAsync: newValue) }
+    }
     /// The actor the recipe's value is built on (a ``MainActorInjectable`` type, or an
     /// initializer isolated to the main actor); `nil` when it is nonisolated.
-    var isolation: ActorIsolation?
+    var isolation: ActorIsolation? {
+        get { storage.isolation }
+        set { storage = storage.with(isolation: newValue) }
+    }
+    /// Whether the recipe has dynamic (creation-time) arguments; known when it is made, so the
+    /// rules need not filter its dependencies for every edge that reaches it.
+    var hasDynamicDependencies: Bool { storage.hasDynamicDependencies }
 
     init<Value>(
         _ key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
@@ -68,17 +95,8 @@ struct Recipe: Sendable {
         build: @escaping @Sendable (any Linking) throws -> Plan<Value>
     ) {
         let erased = key.erased
-        self.key = erased
-        self.source = source
-        self.scope = scope
-        self.location = location
-        self.buildLocation = buildLocation ?? location
-        self.dependencies = dependencies
-        self.problems = problems
-        self.concreteType = concreteType
-        self.accepts = { type in valuesOf(type, areValuesOf: Value.self) }
         let reported = source.buildsValues
-        self.makeNode = { linker, scope in
+        let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode = { linker, scope in
             var plan = try build(linker)
             // Decorators and observers work on the unscoped plan, so that a scope keeps the
             // decorated value, and builds (not reads) are observed. Without them, the plan is
@@ -90,6 +108,10 @@ struct Recipe: Sendable {
             if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
             return try Recipe.node(erased, linker, scope, build: .synchronous(plan))
         }
+        storage = RecipeStorage(
+            key: erased, source: source, scope: scope, location: location, buildLocation: buildLocation ?? location,
+            dependencies: dependencies, problems: problems, concreteType: concreteType, makeNode: makeNode,
+            isAsync: false)
     }
 
     /// Links the recipe into a node of the compiled graph, in `scope` when given (a template's
@@ -172,11 +194,9 @@ extension Recipe {
             return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
                           buildLocation: initializer.location, awaitedBuild: asyncLink)
         }
-        let link = initializer.link   // the closure alone: what a recipe keeps stays small
+        // The closure alone: what a recipe keeps stays small.
         return Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,
-                      buildLocation: initializer.location) { linker in
-            try link(linker)
-        }
+                      buildLocation: initializer.location, build: initializer.link)
     }
 
     /// The value at `index` among those each child of a template is made with, read by the
@@ -199,6 +219,13 @@ extension Recipe {
                 return resolution.handedInjector
             }
         }
+    }
+
+    /// A key bound with no target, by its erased key: the key's type is opened to make the
+    /// recipe of `untargeted(_:location:)` for it.
+    static func untargeted(_ key: AnyKey, location: SourceLocation) -> Recipe {
+        func make<Value>(_ type: Value.Type) -> Recipe { untargeted(Key<Value>(named: key.name), location: location) }
+        return make(key.type)
     }
 
     /// A key bound with no target: built from its type's own descriptors when the type is

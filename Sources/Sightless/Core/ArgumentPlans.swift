@@ -49,7 +49,7 @@ final class FrozenPlans {
 
     /// Whether the boxes are plans of these types, in this order.
     func matches(_ types: [ObjectIdentifier]) -> Bool {
-        boxes.map(\.valueType) == types
+        boxes.count == types.count && zip(boxes, types).allSatisfy { box, type in box.valueType == type }
     }
 }
 

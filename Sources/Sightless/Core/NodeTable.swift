@@ -50,6 +50,13 @@ final class NodeTable {
         self.teardown = Teardown(linkOrder)
     }
 
+    /// A table of the nodes `nodes`, each under the key at the same position in `keys`: what
+    /// an injector's build hands over without making a dictionary of them first.
+    init(keys: [AnyKey], nodes: [AnyNode], linkOrder: [AnyNode]) {
+        self.baseIndex = NodeIndex(keys: keys, nodes: nodes)
+        self.teardown = Teardown(linkOrder)
+    }
+
     /// The node of a key, if it has been compiled.
     func node(for key: AnyKey) -> AnyNode? {
         reference(type: key.type, name: key.name)?.object
@@ -127,13 +134,18 @@ struct NodeIndex {
     var allNodes: [AnyNode] { nodes }
 
     init(_ dictionary: [AnyKey: AnyNode]) {
+        self.init(keys: Array(dictionary.keys), nodes: Array(dictionary.values))
+    }
+
+    /// The index of `nodes[i]` under `keys[i]`, for every `i`; the keys are distinct.
+    init(keys: [AnyKey], nodes: [AnyNode]) {
         var capacity = 8
-        while capacity < dictionary.count * 2 { capacity *= 2 }
+        while capacity < nodes.count * 2 { capacity *= 2 }
         var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil), count: capacity)
         let mask = capacity - 1
         // A key is found by the identity of its type, and its node is then read as a node of that
         // type: index only nodes that produce it (all of them, unless a recipe is wrong).
-        for (key, node) in dictionary where node.valueType == ObjectIdentifier(key.type) {
+        for (key, node) in zip(keys, nodes) where node.valueType == ObjectIdentifier(key.type) {
             let type = UInt(bitPattern: ObjectIdentifier(key.type))
             var slot = Self.slot(of: type, name: key.name, mask: mask)
             while entries[slot].type != 0 { slot = (slot + 1) & mask }
@@ -141,7 +153,7 @@ struct NodeIndex {
         }
         self.entries = entries
         self.mask = mask
-        self.nodes = Array(dictionary.values)
+        self.nodes = nodes
     }
 
     @inlinable @inline(__always)

@@ -231,6 +231,7 @@ func linkArguments<each Argument>(
     repeat try plans.link(as: (each types))
     let frozen = plans.frozen
     var expected: [ObjectIdentifier] = []
+    expected.reserveCapacity(dependencies.count)
     repeat expected.append(ObjectIdentifier(each types))
     // What makes the requests' unchecked reads of the boxes sound (see `PlanCursor.withBox`).
     guard frozen.matches(expected) else { throw argumentPlanMismatch(Any.self) }
@@ -260,6 +261,7 @@ final class PlanList {
     init(dependencies: [Dependency], linker: any Linking) {
         self.dependencies = dependencies
         self.linker = linker
+        boxes.reserveCapacity(dependencies.count)
     }
 
     /// Links the next argument: a dynamic one reads its slot of the request's arguments;

@@ -16,10 +16,17 @@ struct BindingGraph: Sendable {
         /// For a node compiled earlier, the actor its value is built on, if any.
         var linkedIsolation: ActorIsolation?
         var edges: [Edge] = []
+
+        /// The recipe's dependencies, which its edges fill (by `Edge.dependencyIndex`); none
+        /// for a node compiled earlier, which has no edges.
+        var dependencies: [Dependency] { recipe?.dependencies ?? [] }
     }
 
     struct Edge: Sendable {
-        let dependency: Dependency
+        /// The position of the dependency among the `dependencies` of the recipe of the node
+        /// the edge leaves (see `BindingGraph.dependency(of:from:)`): an edge is a few words,
+        /// not a copy of the dependency.
+        let dependencyIndex: Int
         /// The node that fills the dependency; `nil` when nothing can (an optional one is
         /// then `nil` at run time, any other one is a missing binding).
         let target: Int?
@@ -40,6 +47,12 @@ struct BindingGraph: Sendable {
                             fromParent: fromParent))
         index[key] = nodes.count - 1
         return nodes.count - 1
+    }
+
+    /// Makes room for `count` nodes, so that a graph of known size grows without copying.
+    mutating func reserveCapacity(_ count: Int) {
+        nodes.reserveCapacity(count)
+        index.reserveCapacity(count)
     }
 
     mutating func setLinkedAwaited(_ awaited: AnyKey?, of node: Int) {
@@ -87,6 +100,11 @@ struct BindingGraph: Sendable {
         }
     }
 
+    /// The dependency an edge of `node` fills.
+    func dependency(of edge: Edge, from node: Int) -> Dependency {
+        nodes[node].dependencies[edge.dependencyIndex]
+    }
+
     /// The keys from the root that first needed `node` down to `node` itself.
     func path(to node: Int) -> [AnyKey] {
         var path: [AnyKey] = []
@@ -101,18 +119,33 @@ struct BindingGraph: Sendable {
     /// The dynamic arguments a request for `node` must bring: its own initializer's, or,
     /// for an alias, its target's.
     func dynamicDependencies(of node: Int) -> [Dependency] {
+        guard let origin = dynamicOrigin(of: node) else { return [] }
+        return nodes[origin].recipe?.dynamicDependencies ?? nodes[origin].linkedDynamicDependencies
+    }
+
+    /// Whether a request for `node` must bring dynamic arguments: `dynamicDependencies(of:)`
+    /// is not empty, found without making that list.
+    func hasDynamicDependencies(_ node: Int) -> Bool {
+        guard let origin = dynamicOrigin(of: node) else { return false }
+        return nodes[origin].recipe?.hasDynamicDependencies ?? !nodes[origin].linkedDynamicDependencies.isEmpty
+    }
+
+    /// The node whose own dynamic arguments a request for `node` brings: `node` itself, or
+    /// for an alias (or a wrapper built at once), the node it leads to; `nil` when an alias
+    /// leads nowhere or around a cycle.
+    private func dynamicOrigin(of node: Int) -> Int? {
         var current = node
         var seen: Set<Int> = []
-        while seen.insert(current).inserted {
-            guard let recipe = nodes[current].recipe else { return nodes[current].linkedDynamicDependencies }
+        while true {
+            guard let recipe = nodes[current].recipe else { return current }
             switch recipe.source {
             case .alias: break
             case .wrapper where nodes[current].edges.first?.isDeferred == false: break
-            default: return recipe.dynamicDependencies
+            default: return current
             }
-            guard let target = nodes[current].edges.first?.target else { return [] }
+            // Only an alias or a wrapper is remembered: most nodes end the walk at once.
+            guard seen.insert(current).inserted, let target = nodes[current].edges.first?.target else { return nil }
             current = target
         }
-        return []
     }
 }

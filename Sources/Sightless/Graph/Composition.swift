@@ -42,14 +42,19 @@ struct Composition: Sendable {
         let extended = Set(own.map(\.collection))
         let contributions = (inherited?.contributions ?? [])
             .filter { extended.contains($0.collection) }.map(\.inherited) + own
-        var moduleBound: [AnyKey: SourceLocation?] = [:]
-        for recipe in modules.recipes { moduleBound[recipe.key] = recipe.location }
-        let gathered = DuplicateContributionRule().gather(
-            contributions, bound: moduleBound, overridden: Set(overrides.recipes.map(\.key)))
-        for recipe in gathered.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
-            merged.order.append(recipe.key)
+        // Each of the following steps reads every binding: done only when there is something
+        // for it to check, so that a graph without contributions, candidates, overrides or
+        // decorators pays nothing for them.
+        if !contributions.isEmpty {
+            var moduleBound: [AnyKey: SourceLocation?] = [:]
+            for recipe in modules.recipes { moduleBound[recipe.key] = recipe.location }
+            let gathered = DuplicateContributionRule().gather(
+                contributions, bound: moduleBound, overridden: Set(overrides.recipes.map(\.key)))
+            for recipe in gathered.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
+                merged.order.append(recipe.key)
+            }
+            composition.problems += gathered.problems
         }
-        composition.problems += gathered.problems
         composition.contributions = (inherited?.contributions ?? []).filter { !extended.contains($0.collection) }
             + contributions
 
@@ -65,24 +70,29 @@ struct Composition: Sendable {
         composition.autoWired = Set(wired.recipes.map(\.key))
 
         // An override must replace something; a contribution from an override adds instead.
-        let moduleKeys = Set(modules.recipes.map(\.key))
-            .union(modules.contributions.map(\.collection))
-            .union(modules.candidates.map(\.interface))
-        let addedElements = Set(overrides.contributions.map(\.element))
-        composition.problems += UnmatchedOverrideRule(
-            isBound: { key in
-                moduleKeys.contains(key) || key == Recipe.injectorKey
-                    || parent?.binds(key) == true || parent?.node(for: key) != nil
-            },
-            bound: Array(moduleKeys) + (parent?.boundKeys ?? [])
-        ).check(overrides.recipes.filter { !addedElements.contains($0.key) })
+        let overrideRecipes = overrides.recipes
+        if !overrideRecipes.isEmpty {
+            let moduleKeys = Set(modules.recipes.map(\.key))
+                .union(modules.contributions.map(\.collection))
+                .union(modules.candidates.map(\.interface))
+            let addedElements = Set(overrides.contributions.map(\.element))
+            composition.problems += UnmatchedOverrideRule(
+                isBound: { key in
+                    moduleKeys.contains(key) || key == Recipe.injectorKey
+                        || parent?.binds(key) == true || parent?.node(for: key) != nil
+                },
+                bound: Array(moduleKeys) + (parent?.boundKeys ?? [])
+            ).check(overrideRecipes.filter { !addedElements.contains($0.key) })
+        }
 
         let decorators = modules.decorators + overrides.decorators
-        let merged = merged
-        composition.problems += UnboundDecoratorRule(
-            isBound: { key in merged.bindings[key] != nil }, bound: Array(merged.bindings.keys)
-        ).check(decorators)
-        composition.decorators = Dictionary(grouping: decorators, by: \.key)
+        if !decorators.isEmpty {
+            let merged = merged
+            composition.problems += UnboundDecoratorRule(
+                isBound: { key in merged.bindings[key] != nil }, bound: Array(merged.bindings.keys)
+            ).check(decorators)
+            composition.decorators = Dictionary(grouping: decorators, by: \.key)
+        }
 
         let callbacks = modules.observers + overrides.observers + (inherited?.observers?.callbacks ?? [])
         composition.observers = callbacks.isEmpty ? nil : InstanceObservers(callbacks)

@@ -85,14 +85,18 @@ final class GraphCompilation: Compilation {
                     .boundByParent(key: recipe.key, location: recipe.location), path: [recipe.key], location: recipe.location))
             }
         }
-        let ownKeys = Set(merged.bindings.keys)
-        // At a child's creation, every node compiled before is its parent's.
+        let ownBindings = merged.bindings
+        // At a child's creation, every node compiled before is its parent's; a root injector
+        // has none.
         let owner = CompilationOwner()
-        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: { key in
-            ownKeys.contains(key) ? nil : parent?.node(for: key)
-        }, inherited: { _ in true })
+        let existing: (AnyKey) -> AnyNode? = parent.map { parent in
+            { key in ownBindings[key] != nil ? nil : parent.node(for: key) }
+        } ?? { _ in nil }
+        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: existing,
+                                     inherited: { _ in true })
         composition.configure(&compiler)
         compiler.contextualBindings = composition.contextualBindings
+        compiler.reserveCapacity(merged.bindings.count)
         for key in merged.order { compiler.addRoot(key) }
         // A contextual binding's consumer is compiled now, so that the binding is checked.
         for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
@@ -107,12 +111,12 @@ final class GraphCompilation: Compilation {
                                       + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
             throw error
         }
-        let linked = try compiler.link()
-        let nodes = NodeTable(base: linked.nodes, linkOrder: linked.order)
+        let linked = try compiler.linkAll()
+        let nodes = NodeTable(keys: linked.keys, nodes: linked.nodes, linkOrder: linked.order)
         let eagerKeys = Set(compiler.graph.nodes.compactMap { node in
             node.recipe?.scope.strategy.isEager == true ? node.key : nil
         })
-        let eager = linked.order.filter { eagerKeys.contains($0.key) }
+        let eager = eagerKeys.isEmpty ? [] : linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
                                          owner: owner, isTemplate: isTemplate, composition: composition))
     }

@@ -41,6 +41,11 @@ struct GraphCompiler {
         self.existing = existing
     }
 
+    /// Makes room for `count` nodes: every binding is a root when an injector is built.
+    mutating func reserveCapacity(_ count: Int) {
+        graph.reserveCapacity(count)
+    }
+
     /// Adds a key and everything it needs; `nil` when nothing can build the key. A requested
     /// `T?`, `Lazy<T>` or `Factory<T, …>` that is not bound is built from `T`, as it would be
     /// for an initializer's argument.
@@ -76,18 +81,32 @@ struct GraphCompiler {
     /// Links every new node, dependencies first. Call only on a graph that validated.
     /// - Returns: the nodes by key, and in the order they were linked.
     func link() throws(InjectionError) -> (nodes: [AnyKey: AnyNode], order: [AnyNode]) {
-        let linked = LinkedNodes(existing: existing, planned: Set(graph.index.keys), decorators: decorators,
+        let linked = try linkAll()
+        var nodes: [AnyKey: AnyNode] = [:]
+        for (key, node) in zip(linked.keys, linked.nodes) { nodes[key] = node }
+        return (nodes, linked.order)
+    }
+
+    /// Links every new node, dependencies first. Call only on a graph that validated.
+    /// - Returns: the key of every node linked with the node at the same position, and the
+    ///   nodes in the order they were linked.
+    func linkAll() throws(InjectionError) -> (keys: [AnyKey], nodes: [AnyNode], order: [AnyNode]) {
+        let linked = LinkedNodes(existing: existing, planned: graph.index, decorators: decorators,
                                  observers: observers, contextual: contextual)
+        linked.byNode = [AnyNode?](repeating: nil, count: graph.nodes.count)
+        linked.order.reserveCapacity(graph.nodes.count)
+        let successors = DirectSuccessors(graph)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
         for start in graph.nodes.indices where state[start] == 0 {
             state[start] = 1
             stack.append((start, 0))
             while let (node, edge) = stack.last {
-                let edges = graph.nodes[node].edges
-                if edge < edges.count {
+                let next = successors.offsets[node] + edge
+                if next < successors.offsets[node + 1] {
                     stack[stack.count - 1].edge += 1
-                    if !edges[edge].isDeferred, let target = edges[edge].target, state[target] == 0 {
+                    let target = successors.targets[next]
+                    if state[target] == 0 {
                         state[target] = 1
                         stack.append((target, 0))
                     }
@@ -100,14 +119,23 @@ struct GraphCompiler {
                 do {
                     let scope = perChild ? PerChildScope.wrapping(recipe.scope, owner: owner) : nil
                     let made = try recipe.link(linker, scope: scope)
-                    linked.nodes[recipe.key] = made
+                    linked.byNode[node] = made
                     linked.order.append(made)
                 } catch {
                     throw InjectionError.request(error, key: recipe.key)
                 }
             }
         }
-        return (linked.nodes, linked.order)
+        var keys: [AnyKey] = []
+        var nodes: [AnyNode] = []
+        keys.reserveCapacity(linked.order.count)
+        nodes.reserveCapacity(linked.order.count)
+        for (index, made) in linked.byNode.enumerated() {
+            guard let made else { continue }
+            keys.append(graph.nodes[index].key)
+            nodes.append(made)
+        }
+        return (keys, nodes, linked.order)
     }
 
     // MARK: - Discovery
@@ -151,26 +179,30 @@ struct GraphCompiler {
     private mutating func discover() {
         while let node = pending.popLast() {
             guard let recipe = graph.nodes[node].recipe else { continue }
+            let dependencies = recipe.dependencies
             var edges: [BindingGraph.Edge] = []
-            let served = contextual[recipe.key]
-            for dependency in recipe.dependencies where !dependency.isDynamic {
+            edges.reserveCapacity(dependencies.count)
+            let served = contextual.isEmpty ? nil : contextual[recipe.key]
+            let isWrapper = recipe.source == .wrapper
+            for position in dependencies.indices where !dependencies[position].isDynamic {
+                let dependency = dependencies[position]
                 // A requested wrapper's one dependency is its own key: go to what it wraps.
                 let key = served?[dependency.key] ?? dependency.key
-                let direct = recipe.source == .wrapper ? nil : self.node(for: key, parent: node)
+                let direct = isWrapper ? nil : self.node(for: key, parent: node)
                 if let target = direct {
-                    edges.append(.init(dependency: dependency, target: target, throughWrapped: false))
+                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
-                    edges.append(.init(dependency: dependency, target: self.node(for: deferred, parent: node),
+                    edges.append(.init(dependencyIndex: position, target: self.node(for: deferred, parent: node),
                                        throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     var target = self.node(for: wrapped, parent: node)
                     // A requested `T??` unwraps one level at a time: `T?` is a wrapper too.
-                    if target == nil, recipe.source == .wrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
+                    if target == nil, isWrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
                         target = add(inner.requestRecipe(name: wrapped.name), parent: node)
                     }
-                    edges.append(.init(dependency: dependency, target: target, throughWrapped: true))
+                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: true))
                 } else {
-                    edges.append(.init(dependency: dependency, target: nil, throughWrapped: false))
+                    edges.append(.init(dependencyIndex: position, target: nil, throughWrapped: false))
                 }
             }
             graph.setEdges(edges, of: node)
@@ -180,11 +212,12 @@ struct GraphCompiler {
 
 /// The nodes linked so far in one compilation, and those compiled before it.
 final class LinkedNodes {
-    var nodes: [AnyKey: AnyNode] = [:]
+    /// The node linked for each node of the graph (by its index there), once it is linked.
+    var byNode: [AnyNode?] = []
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
-    /// Every key of the graph being linked, linked yet or not.
-    let planned: Set<AnyKey>
+    /// Every key of the graph being linked, linked yet or not (with its node's index).
+    let planned: [AnyKey: Int]
     /// The decorators of each decorated key, in the order they apply.
     let decorators: [AnyKey: [Decorator]]
     let observers: InstanceObservers?
@@ -192,7 +225,7 @@ final class LinkedNodes {
     let contextual: [AnyKey: [AnyKey: AnyKey]]
 
     init(
-        existing: @escaping (AnyKey) -> AnyNode?, planned: Set<AnyKey>,
+        existing: @escaping (AnyKey) -> AnyNode?, planned: [AnyKey: Int],
         decorators: [AnyKey: [Decorator]] = [:], observers: InstanceObservers? = nil,
         contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
     ) {
@@ -204,11 +237,12 @@ final class LinkedNodes {
     }
 
     func node(for key: AnyKey) -> AnyNode? {
-        nodes[key] ?? existing(key)
+        if let index = planned[key], let node = byNode[index] { return node }
+        return existing(key)
     }
 
     /// Whether `key` has a node once this compilation is linked.
     func willExist(_ key: AnyKey) -> Bool {
-        planned.contains(key) || existing(key) != nil
+        planned[key] != nil || existing(key) != nil
     }
 }

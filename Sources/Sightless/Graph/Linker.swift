@@ -5,9 +5,13 @@ final class Linker: Linking, LinkingNode {
     private let location: SourceLocation?
     private let nodes: LinkedNodes
     let owner: CompilationOwner
-    private var arguments = DynamicSignature.Builder()
+    /// The node's dynamic arguments, laid out as they are linked; made for the first one, so
+    /// that a node without any (most of them) makes no builder and no signature token.
+    private var arguments: DynamicSignature.Builder?
     private var inherited: DynamicSignature?
     private(set) var awaitedDependencies: [AnyNode] = []
+    /// The node the last call of `plan(for:as:)` found, by the dependency's key.
+    private var lastFound: (key: AnyKey, node: AnyNode)?
 
     init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner) {
         self.key = key
@@ -16,14 +20,22 @@ final class Linker: Linking, LinkingNode {
         self.nodes = nodes
     }
 
-    var dynamicSignature: DynamicSignature? { inherited ?? arguments.build() }
+    var dynamicSignature: DynamicSignature? { inherited ?? arguments?.build() }
+
+    /// Runs `body` on the builder of the node's dynamic arguments, made if there is none yet.
+    private func layingOutArguments<Result>(_ body: (inout DynamicSignature.Builder) -> Result) -> Result {
+        var builder = arguments ?? DynamicSignature.Builder()
+        arguments = nil   // the builder's slots stay uniquely referenced while `body` adds to them
+        defer { arguments = builder }
+        return body(&builder)
+    }
 
     var decorators: [Decorator] { nodes.decorators[key] ?? [] }
 
     /// The key whose node fills this node's dependency on `key`: the key of a contextual
     /// binding for this consumer, or `key` itself.
     private func served(_ dependency: AnyKey) -> AnyKey {
-        nodes.contextual[key]?[dependency] ?? dependency
+        nodes.contextual.isEmpty ? dependency : nodes.contextual[key]?[dependency] ?? dependency
     }
 
     var observers: InstanceObservers? { nodes.observers }
@@ -35,6 +47,7 @@ final class Linker: Linking, LinkingNode {
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
         if let node = nodes.node(for: served(dependency.key)) {
+            lastFound = (dependency.key, node)
             let typed = try node.typed(as: Value.self)
             if dependency.role == .target { inherited = node.signature }
             if node.awaited != nil { awaitedDependencies.append(node) }
@@ -53,7 +66,9 @@ final class Linker: Linking, LinkingNode {
     }
 
     func storage(for dependency: Dependency) -> InstanceStorage? {
-        nodes.node(for: served(dependency.key))?.storage
+        // An initializer asks for a dependency's plan, then at once for its storage.
+        if let (key, node) = lastFound, key == dependency.key { return node.storage }
+        return nodes.node(for: served(dependency.key))?.storage
     }
 
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
@@ -74,12 +89,16 @@ final class Linker: Linking, LinkingNode {
     }
 
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value> {
-        arguments.plan(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
-                       as: Value.self)
+        layingOutArguments { arguments in
+            arguments.plan(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
+                           as: Value.self)
+        }
     }
 
     func dynamicSlot<Value>(for dependency: Dependency, as type: Value.Type) -> DynamicSlot {
-        arguments.slot(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
-                       as: Value.self)
+        layingOutArguments { arguments in
+            arguments.slot(role: dependency.role, key: dependency.key, location: dependency.location, owner: key,
+                           as: Value.self)
+        }
     }
 }

@@ -16,6 +16,8 @@ private final class LazyClient: Injectable {
     static let initializer = Initializer(LazyClient.init(secret:))
 }
 
+private final class ChainLink {}
+
 @Suite("Rule: await")
 struct AwaitRuleTests {
     @Test("an eager singleton that needs await is reported, with the key that makes it so, when eager values are built synchronously")
@@ -66,6 +68,21 @@ struct AwaitRuleTests {
         #expect(byKey[Key<Secret>().erased] == .some(Key<Secret>().erased))
         #expect(byKey[Key<Client>().erased] == .some(Key<Secret>().erased))
         #expect(byKey[Key<LazyClient>().erased] == .some(nil))
+    }
+
+    @Test("need of await spreads to the start of a chain whose keys were bound needed-last")
+    func spreadsAlongReversedChain() {
+        // Bound from the consumer end: each key's node is found before the key it needs.
+        let graph = ruleGraph { binder in
+            for index in (1..<50).reversed() {
+                binder.bind(Key<ChainLink>(named: String(index)))
+                    .to(Initializer({ (_: ChainLink) in ChainLink() }, .named(String(index - 1))))
+            }
+            binder.bind(Key<ChainLink>(named: "0")).to(Initializer { (_: Secret) in ChainLink() })
+        }
+        let awaited = AwaitRule.awaitedKeys(graph)
+        let byKey = Dictionary(uniqueKeysWithValues: zip(graph.nodes.map(\.key), awaited))
+        #expect((0..<50).allSatisfy { byKey[Key<ChainLink>(named: String($0)).erased] == .some(Key<Secret>().erased) })
     }
 
     @Test("a synchronous graph has nothing that needs await")

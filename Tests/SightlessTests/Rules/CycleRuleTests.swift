@@ -17,6 +17,30 @@ private final class CycleLazyTwo: Injectable {
     init(one: CycleLazyOne) {}
     static let initializer = Initializer(CycleLazyTwo.init(one:))
 }
+private final class CycleSelf: Injectable {
+    init(me: CycleSelf) {}
+    static let initializer = Initializer(CycleSelf.init(me:))
+}
+private final class CycleLink {
+    init() {}
+}
+
+/// Binds `Key<CycleLink>(named: "n")` for each `n`, each needing the keys listed with it.
+private func links(_ needs: [(String, [String])]) -> (Binder) -> Void {
+    { binder in
+        for (name, needed) in needs {
+            switch needed.count {
+            case 0: binder.bind(Key<CycleLink>(named: name)).to(Initializer { CycleLink() })
+            case 1: binder.bind(Key<CycleLink>(named: name))
+                .to(Initializer({ (_: CycleLink) in CycleLink() }, .named(needed[0])))
+            default: binder.bind(Key<CycleLink>(named: name))
+                .to(Initializer({ (_: CycleLink, _: CycleLink) in CycleLink() }, .named(needed[0]), .named(needed[1])))
+            }
+        }
+    }
+}
+
+private func link(_ name: String) -> AnyKey { Key<CycleLink>(named: name).erased }
 
 @Suite("Rule: cycle")
 struct CycleRuleTests {
@@ -29,6 +53,48 @@ struct CycleRuleTests {
             return
         }
         #expect(keys == [Key<CycleOne>().erased, Key<CycleTwo>().erased, Key<CycleOne>().erased])
+    }
+
+    @Test("a type that needs itself is a cycle of one key")
+    func selfCycle() {
+        let problems = CycleRule().check(ruleGraph { $0.bind(CycleSelf.self) })
+        guard case .cycle(let keys)? = problems.first?.detail else {
+            Issue.record("expected a cycle, got \(problems)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(keys == [Key<CycleSelf>().erased, Key<CycleSelf>().erased])
+    }
+
+    @Test("a chain of 10,000 keys, each needing the one before, is no cycle")
+    func longChainIsNoCycle() {
+        let chain = [("0", [])] + (1..<10_000).map { (String($0), [String($0 - 1)]) }
+        #expect(CycleRule().check(ruleGraph(links(chain))).isEmpty)
+    }
+
+    @Test("a cycle at the end of a long chain is reported once, as its shortest cycle")
+    func cycleBehindChain() {
+        // 0 ⇄ 1, and 2 → 1 → … a longer way round through 3: 1 → 3 → 0 is not the shortest.
+        let chain = [("0", ["1"]), ("1", ["0", "3"]), ("3", ["0"])]
+            + (4..<1_000).map { (String($0), [String($0 - 1)]) }
+        let problems = CycleRule().check(ruleGraph(links(chain)))
+        guard case .cycle(let keys)? = problems.first?.detail else {
+            Issue.record("expected a cycle, got \(problems)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(keys == [link("0"), link("1"), link("0")])
+    }
+
+    @Test("two separate cycles are two problems")
+    func twoCycles() {
+        let problems = CycleRule().check(ruleGraph(links([("a", ["b"]), ("b", ["a"]), ("c", ["d"]), ("d", ["c"])])))
+        let cycles = problems.compactMap { problem -> [AnyKey]? in
+            guard case .cycle(let keys) = problem.detail else { return nil }
+            return keys
+        }
+        #expect(cycles.count == 2)
+        #expect(Set(cycles.map { Set($0) }) == [[link("a"), link("b")], [link("c"), link("d")]])
     }
 
     @Test("a Lazy edge breaks a cycle")

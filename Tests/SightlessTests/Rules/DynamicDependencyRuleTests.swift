@@ -18,6 +18,10 @@ private final class DynamicFactory: Injectable {
     init(make: Factory<DynamicTitle, Int>) {}
     static let initializer = Initializer(DynamicFactory.init(make:))
 }
+private final class DynamicNamedConsumer: Injectable {
+    init(title: DynamicTitle) {}
+    static let initializer = Initializer(DynamicNamedConsumer.init(title:), .named("outer"))
+}
 
 @Suite("Rule: dynamic arguments")
 struct DynamicDependencyRuleTests {
@@ -40,6 +44,32 @@ struct DynamicDependencyRuleTests {
         }
         let problems = DynamicDependencyRule().check(graph)
         #expect(problems.contains { $0.kind == .dynamicDependency && $0.key == Key<DynamicTitle?>(named: "x").erased })
+    }
+
+    @Test("a type with dynamic arguments reached through two aliases and injected as a plain dependency is reported")
+    func injectedThroughAliases() {
+        let graph = ruleGraph(roots: [Key<DynamicNamedConsumer>().erased]) { binder in
+            binder.bind(Key<DynamicTitle>(named: "outer")).to(Key<DynamicTitle>(named: "inner"))
+            binder.bind(Key<DynamicTitle>(named: "inner")).to(DynamicTitle.self)
+        }
+        let problems = DynamicDependencyRule().check(graph)
+        guard case .creationTimeArgumentsInjected(let target, let consumer, let slots)? = problems.first?.detail else {
+            Issue.record("expected creationTimeArgumentsInjected, got \(problems)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(target == Key<DynamicTitle>(named: "outer").erased)
+        #expect(consumer.key == Key<DynamicNamedConsumer>().erased)
+        #expect(slots == [.init(role: .argument(1), key: Key<String>().erased)])
+    }
+
+    @Test("aliases that lead to each other bring no dynamic arguments")
+    func aliasCycle() {
+        let graph = ruleGraph(roots: [Key<DynamicNamedConsumer>().erased]) { binder in
+            binder.bind(Key<DynamicTitle>(named: "outer")).to(Key<DynamicTitle>(named: "inner"))
+            binder.bind(Key<DynamicTitle>(named: "inner")).to(Key<DynamicTitle>(named: "outer"))
+        }
+        #expect(DynamicDependencyRule().check(graph).isEmpty)
     }
 
     @Test("a Factory whose argument types differ from the slots is reported with both")

@@ -10,6 +10,10 @@ private final class MissingOptional: Injectable {
     init(api: (any MissingApi)?) {}
     static let initializer = Initializer(MissingOptional.init(api:))
 }
+private final class MissingAfterDynamic: Injectable {
+    init(title: String, port: Int, api: (any MissingApi)?) {}
+    static let initializer = Initializer(MissingAfterDynamic.init(title:port:api:), .dynamic, .named("port"), .inject)
+}
 private final class MissingNamed: Injectable {
     init(port: Int) {}
     static let initializer = Initializer(MissingNamed.init(port:), .named("port"))
@@ -31,6 +35,18 @@ struct MissingBindingRuleTests {
         #expect(nearMisses.isEmpty)
         #expect(canConform)
         #expect(problems.first?.path == [Key<MissingFeed>().erased, Key<any MissingApi>().erased])
+    }
+
+    @Test("a dependency after a dynamic argument is reported with its own role and key, and an optional one after it is not")
+    func afterDynamic() {
+        let problems = MissingBindingRule(bindings: [:]).check(ruleGraph { $0.bind(MissingAfterDynamic.self) })
+        guard case .missingBinding(let key, let consumer, _, _)? = problems.first?.detail else {
+            Issue.record("expected missingBinding, got \(problems)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(key == Key<Int>(named: "port").erased)
+        #expect(consumer == .init(key: Key<MissingAfterDynamic>().erased, role: .argument(2)))
     }
 
     @Test("an optional dependency nothing provides is no problem")

@@ -63,7 +63,9 @@ struct ExportedGraph {
                 source: node.fromParent ? "parent's"
                     : node.recipe != nil && autoWired.contains(node.key) ? "auto-wired" : Self.source(of: node.recipe),
                 creationTime: graph.dynamicDependencies(of: original),
-                edges: node.edges.map { Edge(dependency: $0.dependency, target: $0.target.map { position[$0] }) },
+                edges: node.edges.map { edge in
+                    Edge(dependency: graph.dependency(of: edge, from: original), target: edge.target.map { position[$0] })
+                },
                 decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location))
         }
         var index: [AnyKey: Int] = [:]

@@ -11,8 +11,9 @@ struct AwaitRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         let awaited = Self.awaitedKeys(graph)
         var problems: [InjectionError.Problem] = []
-        for (index, vertex) in graph.nodes.enumerated() {
-            guard let recipe = vertex.recipe, let reason = awaited[index] else { continue }
+        for index in graph.nodes.indices {
+            guard let reason = awaited[index], let recipe = graph.nodes[index].recipe else { continue }
+            let vertex = graph.nodes[index]
             let strategy = recipe.scope.strategy
             if !(strategy is Unscoped) && !(strategy is Singleton) {
                 problems.append(InjectionError.Problem(
@@ -29,11 +30,21 @@ struct AwaitRule: GraphRule {
     /// For every node, the key whose `async` build makes it need `await`, or `nil`: found by
     /// iterating to a fixed point, since a graph may hold cycles (reported by `CycleRule`).
     static func awaitedKeys(_ graph: BindingGraph) -> [AnyKey?] {
-        var awaited: [AnyKey?] = graph.nodes.map { vertex in
-            guard let recipe = vertex.recipe else { return vertex.linkedAwaited }
-            return recipe.isAsync ? vertex.key : nil
+        var awaited: [AnyKey?] = []
+        awaited.reserveCapacity(graph.nodes.count)
+        var anyAwaited = false
+        for index in graph.nodes.indices {
+            let reason: AnyKey?
+            if let recipe = graph.nodes[index].recipe {
+                reason = recipe.isAsync ? graph.nodes[index].key : nil
+            } else {
+                reason = graph.nodes[index].linkedAwaited
+            }
+            anyAwaited = anyAwaited || reason != nil
+            awaited.append(reason)
         }
-        var changed = true
+        // Without one node that needs `await`, none does: no pass over the edges.
+        var changed = anyAwaited
         while changed {
             changed = false
             for index in graph.nodes.indices where awaited[index] == nil {

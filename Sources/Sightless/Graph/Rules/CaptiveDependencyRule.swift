@@ -5,16 +5,22 @@
 struct CaptiveDependencyRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
-        for (index, node) in graph.nodes.enumerated() {
-            guard let recipe = node.recipe else { continue }
+        for index in graph.nodes.indices {
+            guard let recipe = graph.nodes[index].recipe else { continue }
             let holder = recipe.scope.strategy.lifetime
-            for edge in node.edges where !(edge.isDeferred && edge.dependency.factoryArguments != nil) {
-                guard let target = edge.target, let held = scope(reachedFrom: target, in: graph),
+            // A dependency is captive when it lives shorter than its holder, yet longer than
+            // no time at all: nothing is, under a holder kept for a request or less.
+            guard holder > .request else { continue }
+            let node = graph.nodes[index]
+            for edge in node.edges {
+                let dependency = graph.dependency(of: edge, from: index)
+                guard !(edge.isDeferred && dependency.factoryArguments != nil),
+                      let target = edge.target, let held = scope(reachedFrom: target, in: graph),
                       held.strategy.lifetime != .none, held.strategy.lifetime < holder else { continue }
                 problems.append(InjectionError.Problem(
                     .captiveDependency(key: node.key, scope: recipe.scope.name, dependency: graph.nodes[target].key,
                                        dependencyScope: held.name),
-                    path: graph.path(to: index) + [graph.nodes[target].key], location: edge.dependency.declaredAt))
+                    path: graph.path(to: index) + [graph.nodes[target].key], location: dependency.declaredAt))
             }
         }
         return problems
@@ -24,9 +30,11 @@ struct CaptiveDependencyRule: GraphRule {
     private func scope(reachedFrom node: Int, in graph: BindingGraph) -> Scope? {
         var current = node
         var seen: Set<Int> = []
-        while seen.insert(current).inserted, let recipe = graph.nodes[current].recipe {
+        while let recipe = graph.nodes[current].recipe {
             guard case .alias = recipe.source, recipe.scope == .unscoped,
                   let target = graph.nodes[current].edges.first?.target else { return recipe.scope }
+            // Only an alias is remembered: most nodes end the walk at once.
+            guard seen.insert(current).inserted else { return nil }
             current = target
         }
         return nil

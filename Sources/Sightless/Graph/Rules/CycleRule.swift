@@ -3,25 +3,38 @@
 /// exhausting the stack.
 struct CycleRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        let successors = graph.nodes.map { node in node.edges.filter { !$0.isDeferred }.compactMap(\.target) }
-        return Self.stronglyConnectedComponents(successors).compactMap { component in
+        let successors = DirectSuccessors(graph)
+        return Self.cycles(successors).compactMap { component in
             guard let start = component.min() else { return nil }
             let members = Set(component)
-            guard component.count > 1 || successors[start].contains(start) else { return nil }
             guard let cycle = Self.shortestCycle(from: start, within: members, successors: successors) else { return nil }
             let path = cycle.map { graph.nodes[$0].key } + [graph.nodes[start].key]
             return InjectionError.Problem(.cycle(path), path: path, location: graph.nodes[start].recipe?.location)
         }
     }
 
-    /// Tarjan's algorithm with an explicit stack.
-    static func stronglyConnectedComponents(_ successors: [[Int]]) -> [[Int]] {
+    /// The strongly connected components that hold a cycle (two or more nodes, or one node
+    /// that needs itself), in the order Tarjan's algorithm finds them.
+    static func cycles(_ successors: DirectSuccessors) -> [[Int]] {
+        var cycles: [[Int]] = []
+        stronglyConnectedComponents(successors) { component in
+            let first = component[component.startIndex]
+            if component.count > 1 || successors[first].contains(first) {
+                cycles.append(Array(component))
+            }
+        }
+        return cycles
+    }
+
+    /// Tarjan's algorithm with an explicit stack, over flat arrays: `found` is called with each
+    /// component as it is completed (its nodes in the order they were reached; a view of the
+    /// algorithm's stack, so that a component of one node costs no array of its own).
+    static func stronglyConnectedComponents(_ successors: DirectSuccessors, _ found: (ArraySlice<Int>) -> Void) {
         let count = successors.count
         var index = [Int](repeating: -1, count: count)
         var lowLink = [Int](repeating: 0, count: count)
         var onStack = [Bool](repeating: false, count: count)
         var stack: [Int] = []
-        var components: [[Int]] = []
         var nextIndex = 0
         var work: [(node: Int, edge: Int)] = []
 
@@ -35,9 +48,10 @@ struct CycleRule: GraphRule {
                     stack.append(node)
                     onStack[node] = true
                 }
-                if edge < successors[node].count {
+                let first = successors.offsets[node]
+                if first + edge < successors.offsets[node + 1] {
                     work[work.count - 1].edge += 1
-                    let next = successors[node][edge]
+                    let next = successors.targets[first + edge]
                     if index[next] < 0 {
                         work.append((next, 0))
                     } else if onStack[next] {
@@ -50,21 +64,19 @@ struct CycleRule: GraphRule {
                     lowLink[parent] = min(lowLink[parent], lowLink[node])
                 }
                 if lowLink[node] == index[node] {
-                    var component: [Int] = []
-                    while let member = stack.popLast() {
-                        onStack[member] = false
-                        component.append(member)
-                        if member == node { break }
-                    }
-                    components.append(component)
+                    // The component is the top of the stack down to `node`.
+                    var bottom = stack.count - 1
+                    while stack[bottom] != node { bottom -= 1 }
+                    for member in stack[bottom...] { onStack[member] = false }
+                    found(stack[bottom...])
+                    stack.removeSubrange(bottom...)
                 }
             }
         }
-        return components
     }
 
     /// The nodes of the shortest cycle through `start`, by breadth-first search.
-    static func shortestCycle(from start: Int, within members: Set<Int>, successors: [[Int]]) -> [Int]? {
+    static func shortestCycle(from start: Int, within members: Set<Int>, successors: DirectSuccessors) -> [Int]? {
         var previous: [Int: Int] = [:]
         var queue = [start]
         var head = 0

@@ -7,32 +7,37 @@
 struct DynamicDependencyRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
-        for (index, node) in graph.nodes.enumerated() {
-            // An alias passes a request's arguments on; a deferred edge (a Factory) is checked.
-            for edge in node.edges where edge.dependency.role != .target || edge.isDeferred {
-                guard let target = edge.target else { continue }
+        for index in graph.nodes.indices {
+            let edges = graph.nodes[index].edges
+            let dependencies = graph.nodes[index].dependencies
+            for edge in edges {
+                // An alias passes a request's arguments on; a deferred edge (a Factory) is checked.
+                guard let target = edge.target,
+                      dependencies[edge.dependencyIndex].role != .target || edge.isDeferred else { continue }
+                let isFactory = edge.isDeferred && dependencies[edge.dependencyIndex].factoryArguments != nil
+                // Most edges lead to a node without dynamic arguments: told without listing them.
+                guard isFactory || graph.hasDynamicDependencies(target) else { continue }
+                let dependency = dependencies[edge.dependencyIndex]
                 let dynamic = graph.dynamicDependencies(of: target)
-                let isFactory = edge.isDeferred && edge.dependency.factoryArguments != nil
-                guard isFactory || !dynamic.isEmpty else { continue }
                 // Only now, with a problem likely: a path costs the depth of the graph.
                 let targetKey = graph.nodes[target].key
                 let path = graph.path(to: index) + [targetKey]
                 let slots = dynamic.map { InjectionError.Problem.Slot(role: $0.role, key: $0.key) }
-                let consumer = InjectionError.Problem.Consumer(key: node.key, role: edge.dependency.role)
+                let consumer = InjectionError.Problem.Consumer(key: graph.nodes[index].key, role: dependency.role)
 
-                if edge.isDeferred, let passed = edge.dependency.factoryArguments {
+                if edge.isDeferred, let passed = dependency.factoryArguments {
                     let expected = dynamic.map { ObjectIdentifier($0.key.type) }
                     guard passed.map(ObjectIdentifier.init) != expected else { continue }
                     problems.append(InjectionError.Problem(
-                        .factoryArguments(factory: edge.dependency.key, consumer: consumer, target: targetKey,
+                        .factoryArguments(factory: dependency.key, consumer: consumer, target: targetKey,
                                           passed: passed.map(AnyKey.name(of:)), slots: slots),
-                        path: path, location: edge.dependency.declaredAt))
+                        path: path, location: dependency.declaredAt))
                     continue
                 }
                 guard !dynamic.isEmpty else { continue }
                 problems.append(InjectionError.Problem(
                     .creationTimeArgumentsInjected(target: targetKey, consumer: consumer, slots: slots),
-                    path: path, location: edge.dependency.declaredAt))
+                    path: path, location: dependency.declaredAt))
             }
         }
         return problems

@@ -6,9 +6,12 @@ struct MissingBindingRule: GraphRule {
 
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
-        for (index, node) in graph.nodes.enumerated() {
-            for edge in node.edges where edge.target == nil && !edge.dependency.isOptional {
-                let dependency = edge.dependency
+        for index in graph.nodes.indices {
+            let edges = graph.nodes[index].edges
+            for edge in edges where edge.target == nil {
+                let dependency = graph.dependency(of: edge, from: index)
+                guard !dependency.isOptional else { continue }
+                let node = graph.nodes[index]
                 let missing = dependency.deferredKey ?? dependency.key
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),

@@ -2,12 +2,15 @@
 /// an initializer that builds another type, a subclass's property declared on its superclass.
 struct RecipeProblemsRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        graph.nodes.indices.flatMap { node in
-            (graph.nodes[node].recipe?.problems ?? []).map { problem in
+        var problems: [InjectionError.Problem] = []
+        for node in graph.nodes.indices {
+            guard let recorded = graph.nodes[node].recipe?.problems, !recorded.isEmpty else { continue }
+            for problem in recorded {
                 var problem = problem
                 if problem.path.isEmpty { problem.path = graph.path(to: node) }
-                return problem
+                problems.append(problem)
             }
         }
+        return problems
     }
 }

@@ -4,12 +4,11 @@
 struct ScopeRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         graph.nodes.indices.compactMap { index in
-            let node = graph.nodes[index]
-            guard let recipe = node.recipe, recipe.scope.strategy.sharesValues else { return nil }
+            guard let recipe = graph.nodes[index].recipe, recipe.scope.strategy.sharesValues,
+                  graph.hasDynamicDependencies(index) else { return nil }
             let dynamic = graph.dynamicDependencies(of: index)
-            guard !dynamic.isEmpty else { return nil }
             return InjectionError.Problem(
-                .scopedWithArguments(key: node.key, scope: recipe.scope.name,
+                .scopedWithArguments(key: graph.nodes[index].key, scope: recipe.scope.name,
                                      slots: dynamic.map { .init(role: $0.role, key: $0.key) }),
                 path: graph.path(to: index), location: recipe.location)
         }

@@ -6,12 +6,11 @@
 struct TypeMismatchRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
         graph.nodes.indices.compactMap { index in
-            let node = graph.nodes[index]
-            guard let recipe = node.recipe, case .alias(let targetKey) = recipe.source,
+            guard let recipe = graph.nodes[index].recipe, case .alias(let targetKey) = recipe.source,
                   let concrete = concreteType(reachedFrom: index, in: graph),
                   !recipe.accepts(concrete) else { return nil }
             return InjectionError.Problem(
-                .aliasTarget(key: node.key, target: targetKey, actual: AnyKey.name(of: concrete)),
+                .aliasTarget(key: graph.nodes[index].key, target: targetKey, actual: AnyKey.name(of: concrete)),
                 path: graph.path(to: index), location: recipe.location)
         }
     }
