@@ -1,3 +1,7 @@
+#if canImport(Darwin)
+import Darwin
+#endif
+
 /// The actor a node's value is isolated to: its initializer, properties and
 /// `awakeFromInjection()` run there, and nowhere else.
 ///
@@ -13,9 +17,17 @@ struct ActorIsolation: Hashable, Sendable, CustomStringConvertible {
 
     var description: String { name }
 
-    /// Whether the calling code runs on this actor now.
+    /// Whether the calling code runs on this actor now. Where the runtime cannot be asked (an
+    /// Apple platform's runtime older than the check), the main thread is the main actor's, as
+    /// the runtime itself takes it there; elsewhere the answer is "no": a request then throws
+    /// or awaits, and never assumes an isolation it cannot confirm.
     var isCurrent: Bool {
-        isCurrentExecutor(MainActor.sharedUnownedExecutor)
+        if let answer = isCurrentExecutor(MainActor.sharedUnownedExecutor) { return answer }
+        #if canImport(Darwin)
+        return pthread_main_np() == 1
+        #else
+        return false
+        #endif
     }
 }
 

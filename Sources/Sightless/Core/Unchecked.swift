@@ -469,8 +469,7 @@ extension Outcomes: @unchecked Sendable {}
 /// Invariant: the function has the C signature `bool (SerialExecutorRef, uint64_t)`, where
 /// `SerialExecutorRef` is the two words of an `UnownedSerialExecutor` (an identity and an
 /// implementation word), passed in two registers, as two pointer-sized arguments are. When the
-/// symbol is missing (an older runtime), the check answers "no": a request then throws or
-/// awaits, it never assumes an isolation it cannot confirm.
+/// symbol is missing (an older runtime), the check has no answer (see `ActorIsolation.isCurrent`).
 private typealias ExecutorCheck = @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
 
 private let executorCheck: ExecutorCheck? = {
@@ -483,10 +482,11 @@ private let executorCheck: ExecutorCheck? = {
     return unsafeBitCast(symbol, to: ExecutorCheck.self)
 }()
 
-/// Whether the calling code runs isolated to `executor`'s actor, as the runtime knows it.
-func isCurrentExecutor(_ executor: UnownedSerialExecutor) -> Bool {
-    guard let executorCheck else { return false }
-    guard MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(UnsafeRawPointer?, UInt)>.size else { return false }
+/// Whether the calling code runs isolated to `executor`'s actor, as the runtime knows it; `nil`
+/// when this runtime cannot be asked.
+func isCurrentExecutor(_ executor: UnownedSerialExecutor) -> Bool? {
+    guard let executorCheck else { return nil }
+    guard MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(UnsafeRawPointer?, UInt)>.size else { return nil }
     let (identity, implementation) = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)
     return executorCheck(identity, implementation, 0)
 }
