@@ -74,6 +74,35 @@ struct RegressionOutOfBandRecursionTests {
         #expect(outcome.error?.kind == .tooDeep, "\(outcome)")
     }
 
+    @Test("after an initializer's recursion through a global injector ends in tooDeep, the thread's next requests are not nested")
+    func countRestoredAfterTooDeep() {
+        let outcome = regressionRun(stackSize: regressionMainStack) {
+            let injector = try Injector(modules: [])
+            OutOfBand.global.injector = injector
+            defer { OutOfBand.global.injector = nil }
+            for _ in 0..<3 {
+                do {
+                    _ = try injector.getInstance(OutOfBand.SelfAsking.self)
+                } catch let error as InjectionError where error.kind == .tooDeep {}
+            }
+            // Counted as running still, each earlier level would make this one look thousands
+            // of levels deep (under AddressSanitizer, where depth is estimated, too deep).
+            _ = try injector.getInstance(OutOfBand.ServiceLocating.self)
+        }
+        #expect(outcome.returned, "\(outcome)")
+    }
+
+    @Test("initializers recursing through a global injector on 8 threads at once each end in tooDeep")
+    func recursionOnEightThreads() throws {
+        let injector = try Injector(modules: [])
+        OutOfBand.global.injector = injector
+        defer { OutOfBand.global.injector = nil }
+        let outcomes = regressionRunAll(count: 8, stackSize: regressionSmallStack, timeout: 60) { _ in
+            _ = try injector.getInstance(OutOfBand.SelfAsking.self)
+        }
+        #expect(outcomes.allSatisfy { $0.error?.kind == .tooDeep }, "\(outcomes)")
+    }
+
     @Test("an initializer asking a global injector for another value once gets it")
     func serviceLocatorOnce() throws {
         let injector = try Injector(modules: [])
