@@ -107,16 +107,15 @@ extension Injector {
     /// This injector's child of `owner`; `key`, compiled for that template's children, is being
     /// built where none runs otherwise.
     func templateChild(of owner: CompilationOwner, building key: AnyKey) throws(InjectionError) -> Injector {
-        guard let child = templateChild(of: owner) else {
-            throw InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
-        }
+        guard let child = templateChild(of: owner) else { throw Self.outsideTemplateChild(key) }
         return child
     }
 
+    /// `key`, compiled for a template's children, was built where none runs (or a provided
+    /// value was missing there).
     @usableFromInline @inline(never)
-    static func providedValueMissing(_ type: Any.Type) -> InjectionError {
-        let key = AnyKey(type: type, name: nil)
-        return InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
+    static func outsideTemplateChild(_ key: AnyKey) -> InjectionError {
+        InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
     }
 
     /// This child's provision for the template's node whose scope has identity `slot`, made by

@@ -33,7 +33,7 @@ struct ProvidedKey {
             binder.provide(key, index: index, location: location) { index, owner in
                 { resolution in
                     let value = resolution.borrowed.reading { $0.providedValue(at: index, of: owner, as: Value.self) }
-                    guard let value else { throw Injector.providedValueMissing(Value.self) }
+                    guard let value else { throw Injector.outsideTemplateChild(AnyKey(type: Value.self, name: nil)) }
                     return value
                 }
             }
