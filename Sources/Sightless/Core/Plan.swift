@@ -81,7 +81,7 @@ public struct Resolution {
 
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
-    func end() {
+    mutating func end() {
         if let thread { thread.pointee.running &-= 1 }
         if ownsFrame { endFrame() }
     }

@@ -42,6 +42,22 @@ struct InjectionSteps<Instance>: Sendable {
     static var initializerOnly: InjectionSteps { InjectionSteps(properties: nil, awakes: false) }
 }
 
+/// What the plan of a fixed-arity initializer reads on every run (the initializer, its
+/// arguments' plans, its steps), held by one object that the plan captures alone.
+///
+/// A closure that captures several values keeps them in a box, and every call of it goes
+/// through a forwarder that loads them all first; a closure that captures one object runs with
+/// that object as its context, through a forwarder of a few instructions.
+@usableFromInline
+final class PlanParts<Values: Sendable>: Sendable {
+    @usableFromInline let values: Values
+
+    @inlinable
+    init(_ values: Values) {
+        self.values = values
+    }
+}
+
 extension ArgumentPlan {
     /// Links one argument of an initializer: a dynamic one reads its slot of the request's
     /// arguments; any other runs its dependency's plan, or reads its instance once it exists.
@@ -82,17 +98,18 @@ extension Initializer where Instance: Injectable {
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make()
+                        instance = try parts.values.make()
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -102,9 +119,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make()
+                        instance = try parts.values.make()
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -114,9 +131,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make()
+                    return try parts.values.make()
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
@@ -137,17 +154,18 @@ extension Initializer where Instance: Injectable {
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -157,9 +175,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -169,9 +187,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(a.value(&resolution))
+                    return try parts.values.make(parts.values.a.value(&resolution))
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
@@ -206,17 +224,18 @@ extension Initializer where Instance: Injectable {
             let b = try ArgumentPlan<B>(dependencies[1], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -226,9 +245,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -238,9 +257,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(a.value(&resolution), b.value(&resolution))
+                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution))
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
@@ -276,17 +295,18 @@ extension Initializer where Instance: Injectable {
             let c = try ArgumentPlan<C>(dependencies[2], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -296,9 +316,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -308,9 +328,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution))
+                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution))
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
@@ -347,17 +367,18 @@ extension Initializer where Instance: Injectable {
             let d = try ArgumentPlan<D>(dependencies[3], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c, d: d))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -367,9 +388,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -379,9 +400,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution))
+                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution))
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
@@ -419,17 +440,18 @@ extension Initializer where Instance: Injectable {
             let e = try ArgumentPlan<E>(dependencies[4], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -439,9 +461,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -451,9 +473,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution))
+                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution))
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
@@ -492,17 +514,18 @@ extension Initializer where Instance: Injectable {
             let f = try ArgumentPlan<F>(dependencies[5], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
+            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e, f: f))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution), parts.values.f.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
-                    return try steps.complete(&instance, &resolution)
+                    return try parts.values.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -512,9 +535,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
+                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution), parts.values.f.value(&resolution))
                     } catch {
-                        throw rethrow(error)
+                        throw parts.values.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -524,9 +547,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try make(a.value(&resolution), b.value(&resolution), c.value(&resolution), d.value(&resolution), e.value(&resolution), f.value(&resolution))
+                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution), parts.values.f.value(&resolution))
                 } catch {
-                    throw rethrow(error)
+                    throw parts.values.rethrow(error)
                 }
             }
         }
