@@ -158,9 +158,7 @@ extension Injector {
         frame.active.append(id)
         defer { frame.active.removeLast() }
         do {
-            // The stack is checked at once: the enclosing requests may have used most of it.
-            try resolution.enterLevel(weight: StackGuard.closureWeight)
-            try resolution.checkStack()
+            try resolution.enterLevel()
             let enclosing = (frame.nesting, frame.keeper)
             frame.nesting = resolution.nesting
             frame.keeper = resolution.keeper

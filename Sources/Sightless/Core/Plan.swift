@@ -38,7 +38,7 @@ public struct Resolution {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
         let thread = ThreadNesting.current(in: injector.threadSlot)
-        if thread.pointee.running != 0 { nesting.goOn(below: thread) }
+        nesting = Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
         thread.pointee.running &+= 1
         self.thread = thread
     }

@@ -13,8 +13,8 @@ final class ReentryGuard: Sendable {
         frame.active.append(id)
         defer { frame.active.removeLast() }
         do {
-            try resolution.enterLevel(weight: StackGuard.closureWeight)
-            defer { resolution.leaveLevel(weight: StackGuard.closureWeight) }
+            try resolution.enterLevel()
+            defer { resolution.leaveLevel() }
             // Requests the closure makes continue from here.
             let enclosing = (frame.nesting, frame.keeper)
             frame.nesting = resolution.nesting

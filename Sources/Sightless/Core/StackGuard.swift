@@ -8,25 +8,29 @@ import Darwin
 
 // Building an object runs the plans of its dependencies nested inside its own, so a deep
 // enough graph would overflow the thread's stack: a crash, not an error. Every plan that
-// builds something counts one level and adds its weight (the stack it takes, roughly); each
-// time the weight grows by `StackGuard.interval` the remaining stack is compared with
-// `StackGuard.reserve`, and a request that would run out throws `tooDeep`. Shallow requests
-// (nearly all) only count; the thread's stack bounds are looked up once per request, when it
-// first gets deep.
+// builds something compares the address of its frame with the floor of the thread's stack (the
+// lowest address plus `StackGuard.reserve`), which the request read from the thread's record
+// when it started: a subtraction and a comparison per level. A level found outside the range
+// (below the floor, or not on the thread's stack at all, as under AddressSanitizer's fake
+// stacks) takes the slow path, which finds the stack pointer itself and throws `tooDeep` when
+// the stack is nearly used up. Each level is checked, so no branch of a graph, and no request
+// started by an initializer on an injector of its own, can go deeper unseen.
 
 @usableFromInline
 enum StackGuard {
-    /// Weight between two checks of the stack. A level of weight 1 (an initializer) takes
-    /// about 1.3 KiB in a debug build, a closure or provider binding (weight `closureWeight`)
-    /// about 5 KiB, so `reserve` covers what runs between two checks three times over, with
-    /// room for the initializers at the bottom and for unwinding.
-    @usableFromInline static let interval = 32
-    /// The weight of a closure or provider binding's level, which runs a whole request.
-    static let closureWeight = 4
-    /// The stack left free when a request gives up.
+    /// The stack left free when a request gives up: room for the initializer running at the
+    /// deepest level, and for unwinding.
     static let reserve = 128 * 1024
-    /// What one unit of weight is taken to cost where the stack cannot be probed.
-    static let bytesPerWeight: UInt = 4 * 1024
+    /// What one level is taken to cost where the stack cannot be probed.
+    static let bytesPerLevel: UInt = 4 * 1024
+
+    /// The address of the calling frame, or near it: a local's address, which costs an
+    /// instruction where a function call would cost several.
+    @inlinable @inline(__always)
+    static func here() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
 
     /// The lowest stack address nested building may reach on this thread, and the lowest and
     /// highest addresses of the thread's stack; `nil` when the stack's bounds are not known,
@@ -56,11 +60,6 @@ enum StackGuard {
         #endif
     }
 
-    /// An address in the caller's stack frame.
-    @inline(never)
-    static func current() -> UInt {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { UInt(bitPattern: $0.baseAddress) }
-    }
 
     private static func bounds() -> (base: UnsafeMutableRawPointer?, size: Int)? {
         #if canImport(Darwin)
@@ -83,20 +82,29 @@ enum StackGuard {
 
 }
 
-/// How deep a request's plans are nested, and what is known of the stack they run on.
+/// How deep a request's plans are nested, and the part of the thread's stack they may use.
 @usableFromInline
 struct Nesting: Sendable {
-    /// Levels of plans that build something.
+    /// Levels of plans that build something (with the requests running below this one on the
+    /// thread): what `tooDeep` reports.
     @usableFromInline var depth = 0
-    /// The stack those levels take, roughly, in units of an initializer's level.
-    @usableFromInline var weight = 0
-    /// The weight at which the stack is checked next.
-    @usableFromInline var nextCheck = StackGuard.interval
-    /// The lowest address nested building may reach: 0 until the thread's stack is looked up
-    /// (when the request first gets deep), 1 when its bounds are unknown.
-    var floor: UInt = 0
-    /// The highest address of the thread's stack, once looked up.
-    var ceiling: UInt = 0
+    /// The lowest address a level may start at without the slow path: the bottom of the
+    /// thread's stack plus `StackGuard.reserve`; 0 when the stack's bounds are unknown.
+    @usableFromInline var floor: UInt = 0
+    /// The size of the range above `floor` a level may start in; `UInt.max` when the stack's
+    /// bounds are unknown, so that no level takes the slow path.
+    @usableFromInline var span: UInt = .max
+
+    init() {}
+
+    /// The nesting of a request starting on a thread: `running` requests below it, and the
+    /// thread's stack in `limits`.
+    @usableFromInline
+    init(running: Int, floor: UInt, span: UInt) {
+        self.depth = running
+        self.floor = floor
+        self.span = span
+    }
 }
 
 /// What is known of a thread's stack.
@@ -109,64 +117,50 @@ struct StackLimits: Sendable {
 }
 
 extension Resolution {
-    /// Counts one more level of nested building, of the given weight; throws `tooDeep` when the
-    /// stack is nearly used up. Pair with `leaveLevel(weight:)`.
+    /// Counts one more level of nested building; throws `tooDeep` when the stack is nearly
+    /// used up. Pair with `leaveLevel()`.
     @usableFromInline @inline(__always)
-    mutating func enterLevel(weight: Int = 1) throws(InjectionError) {
+    mutating func enterLevel() throws(InjectionError) {
         // Wrapping arithmetic: the stack runs out long before a count of levels could overflow,
         // and an overflow check on every level of every request is not free.
         nesting.depth &+= 1
-        nesting.weight &+= weight
-        if nesting.weight >= nesting.nextCheck { try checkStack() }
+        let here = StackGuard.here()
+        if here &- nesting.floor >= nesting.span { try checkStack(at: here) }
     }
 
     @usableFromInline @inline(__always)
-    mutating func leaveLevel(weight: Int = 1) {
+    mutating func leaveLevel() {
         nesting.depth &-= 1
-        nesting.weight &-= weight
-        // A later branch as deep as this one is checked again on its way down.
-        nesting.nextCheck = min(nesting.nextCheck, nesting.weight &+ StackGuard.interval)
     }
 
     @usableFromInline @inline(never)
-    mutating func checkStack() throws(InjectionError) {
-        nesting.nextCheck = nesting.weight + StackGuard.interval
-        try nesting.checkStack()
+    func checkStack(at here: UInt) throws(InjectionError) {
+        try nesting.checkStack(at: here)
     }
 }
 
 extension Nesting {
     /// Goes on from the nesting of an enclosing request of another injector on this thread:
-    /// its levels are added to this request's, and the stack is checked at the next level.
+    /// its levels are added to this request's.
     mutating func `continue`(from enclosing: Nesting) {
         depth += enclosing.depth
-        weight += enclosing.weight
-        nextCheck = min(nextCheck, weight)
-        if floor == 0 {
-            floor = enclosing.floor
-            ceiling = enclosing.ceiling
-        }
     }
 
-    /// Throws `tooDeep` when the calling frame lies below the floor of this thread's stack.
-    mutating func checkStack() throws(InjectionError) {
-        if floor == 0 {
-            let limits = StackGuard.limits()
-            floor = limits?.floor ?? 1
-            ceiling = limits?.high ?? 0
-        }
-        guard floor > 1 else { return }
-        let low = floor - UInt(StackGuard.reserve)
-        var here = StackGuard.current()
+    /// Throws `tooDeep` when the frame at `here` (or, when `here` is not on the thread's stack,
+    /// the stack pointer) lies below the floor of this thread's stack.
+    func checkStack(at here: UInt) throws(InjectionError) {
+        guard floor != 0 else { return }
+        let low = floor - UInt(StackGuard.reserve), ceiling = floor &+ span
+        var here = here
         if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
         let tooDeep: Bool
         if here >= low, here < ceiling {
             tooDeep = here < floor
         } else {
             // Not on the thread's stack (AddressSanitizer keeps addressed locals on a fake
-            // stack of its own): estimate from the weight instead, generously per level.
+            // stack of its own): estimate from the depth instead, generously per level.
             let size = ceiling - low, margin = UInt(StackGuard.reserve) * 2
-            tooDeep = UInt(max(weight, 0)) * StackGuard.bytesPerWeight > (size > margin ? size - margin : 0)
+            tooDeep = UInt(max(depth, 0)) * StackGuard.bytesPerLevel > (size > margin ? size - margin : 0)
         }
         guard tooDeep else { return }
         throw InjectionError(.tooDeep(depth: depth, stackSize: Int(ceiling - low)))
