@@ -60,6 +60,36 @@ private final class Opener: Injectable {
     static let initializer = Initializer(Opener.init(titles:))
 }
 
+/// Counts the instances alive, to show that a request destroys each argument it placed once.
+private final class Token: Sendable {
+    static let alive = Atomic<Int>(0)
+    let name: String
+    init(_ name: String) {
+        self.name = name
+        Token.alive.add(1, ordering: .relaxed)
+    }
+    deinit { Token.alive.subtract(1, ordering: .relaxed) }
+}
+
+/// One to four dynamic slots of other types than `String`.
+private final class One: Injectable {
+    let token: Token
+    init(part: Part, token: Token) { self.token = token }
+    static let initializer = Initializer(One.init(part:token:), .inject, .dynamic)
+}
+
+private final class Three: Injectable {
+    let values: (Token, Int, [String])
+    init(a: Token, b: Int, c: [String]) { values = (a, b, c) }
+    static let initializer = Initializer(Three.init(a:b:c:), .dynamic, .dynamic, .dynamic)
+}
+
+private final class Four: Injectable {
+    let values: (Token, Int, Token, Double)
+    init(a: Token, b: Int, c: Token, d: Double) { values = (a, b, c, d) }
+    static let initializer = Initializer(Four.init(a:b:c:d:), .dynamic, .dynamic, .dynamic, .dynamic)
+}
+
 private func module(_ log: Log) -> Bindings { Bindings { $0.bind(Log.self).to(instance: log) } }
 
 @Suite("Specialized plans")
@@ -188,5 +218,51 @@ struct SpecializedPlanTests {
             }
         }
         #expect(failures.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("requests with one, two and three arguments fill the slots by type and by key, and destroy each argument once")
+    func fixedArityRequests() throws {
+        let injector = try Injector(modules: [])
+        let before = Token.alive.load(ordering: .relaxed)
+        do {
+            let one = try injector.getInstance(One.self, arguments: Token("one"))
+            #expect(one.token.name == "one")
+            let two = try injector.getInstance(Key<Titled>(), arguments: "a", String?.some("b"))
+            #expect(two.title == "a" && two.subtitle == "b")
+            let three = try injector.getInstance(Three.self, arguments: Token("three"), 3, ["x", "y"])
+            #expect(three.values.0.name == "three" && three.values.1 == 3 && three.values.2 == ["x", "y"])
+            let keyed = try injector.getInstance(Key<Three>(), arguments: Token("keyed"), 4, [])
+            #expect(keyed.values.1 == 4)
+        }
+        // Each token is held by its instance alone, gone with it: placed once, destroyed once.
+        #expect(Token.alive.load(ordering: .relaxed) == before)
+    }
+
+    @Test("a request with four arguments takes the parameter-pack form and destroys each argument once")
+    func packRequest() throws {
+        let injector = try Injector(modules: [])
+        let before = Token.alive.load(ordering: .relaxed)
+        do {
+            let four = try injector.getInstance(Four.self, arguments: Token("a"), 2, Token("c"), 4.5)
+            #expect(four.values.0.name == "a" && four.values.1 == 2 && four.values.2.name == "c" && four.values.3 == 4.5)
+            let keyed = try injector.getInstance(Key<Four>(), arguments: Token("k"), 1, Token("l"), 0.0)
+            #expect(keyed.values.2.name == "l")
+        }
+        #expect(Token.alive.load(ordering: .relaxed) == before)
+    }
+
+    @Test("a fixed-arity request with an argument of another type names the slot, and releases what it was given")
+    func fixedArityWrongType() throws {
+        let injector = try Injector(modules: [])
+        let before = Token.alive.load(ordering: .relaxed)
+        for _ in 0..<2 {
+            let error = try #require(throws: InjectionError.self) {
+                try injector.getInstance(Three.self, arguments: Token("t"), "3", ["x"])
+            }
+            #expect(error.kind == .argumentType)
+            #expect(throws: InjectionError.self) { try injector.getInstance(One.self, arguments: 1) }
+            #expect(throws: InjectionError.self) { try injector.getInstance(Key<One>(), arguments: Token("t"), 2) }
+        }
+        #expect(Token.alive.load(ordering: .relaxed) == before)
     }
 }

@@ -8,6 +8,9 @@ import Synchronization
 /// which also reports every error.
 extension Injector {
     /// A request with dynamic arguments, from `getInstance(_:arguments:)` or `Factory.make(_:)`.
+    ///
+    /// Written out rather than through the closures of the fixed-arity forms: closures capturing
+    /// a parameter pack cost a context each.
     @inlinable @inline(__always)
     func requestPlacing<Value, each Argument>(
         _ type: Value.Type, name: String?, arguments: repeat each Argument
@@ -27,9 +30,8 @@ extension Injector {
         return try request(Value.self, name: name, arguments: repeat each arguments)
     }
 
-    /// Places the arguments in a buffer on the stack at the offsets of the node's signature and
-    /// runs its plan; `nil` when the arguments are not exactly of the slots' types, in order, or
-    /// do not fit.
+    /// Places a parameter pack of arguments and runs the node's plan; see
+    /// `runPlacing(_:match:place:destroy:)`.
     @inlinable @inline(__always)
     func runPlacing<Value, each Argument>(_ node: Node<Value>, arguments: repeat each Argument) throws -> Value? {
         guard let signature = node.signature, signature.byteCount <= MemoryLayout<InlineArguments>.size,
@@ -45,6 +47,98 @@ extension Injector {
             defer {
                 var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
                 repeat destroyer.destroy((each Argument).self)
+            }
+            var resolution = Resolution(
+                injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
+            defer { resolution.end() }
+            return try node.plan(&resolution)
+        }
+    }
+
+    /// A request with one dynamic argument, its type known where the request is made (a
+    /// parameter pack's elements would be placed through value witnesses).
+    @inlinable @inline(__always)
+    func requestPlacing<Value, A>(_ type: Value.Type, name: String?, _ a: A) throws(InjectionError) -> Value {
+        try requestPlacing(Value.self, name: name,
+            match: { matcher in matcher.match(A.self) },
+            place: { placer in placer.place(a) },
+            destroy: { placer in placer.destroy(A.self) }
+        ) { () throws(InjectionError) in
+            try request(Value.self, name: name, arguments: a)
+        }
+    }
+
+    /// A request with two dynamic arguments, their types known where the request is made.
+    @inlinable @inline(__always)
+    func requestPlacing<Value, A, B>(_ type: Value.Type, name: String?, _ a: A, _ b: B) throws(InjectionError) -> Value {
+        try requestPlacing(Value.self, name: name,
+            match: { matcher in matcher.match(A.self); matcher.match(B.self) },
+            place: { placer in placer.place(a); placer.place(b) },
+            destroy: { placer in placer.destroy(A.self); placer.destroy(B.self) }
+        ) { () throws(InjectionError) in
+            try request(Value.self, name: name, arguments: a, b)
+        }
+    }
+
+    /// A request with three dynamic arguments, their types known where the request is made.
+    @inlinable @inline(__always)
+    func requestPlacing<Value, A, B, C>(
+        _ type: Value.Type, name: String?, _ a: A, _ b: B, _ c: C
+    ) throws(InjectionError) -> Value {
+        try requestPlacing(Value.self, name: name,
+            match: { matcher in matcher.match(A.self); matcher.match(B.self); matcher.match(C.self) },
+            place: { placer in placer.place(a); placer.place(b); placer.place(c) },
+            destroy: { placer in placer.destroy(A.self); placer.destroy(B.self); placer.destroy(C.self) }
+        ) { () throws(InjectionError) in
+            try request(Value.self, name: name, arguments: a, b, c)
+        }
+    }
+
+    /// The fast path shared by every form: `match` compares the arguments' types with the slots',
+    /// `place` places them and `destroy` destroys them; `general`, the general path, serves
+    /// anything out of the ordinary.
+    @inlinable @inline(__always)
+    func requestPlacing<Value>(
+        _ type: Value.Type, name: String?,
+        match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void,
+        general: () throws(InjectionError) -> Value
+    ) throws(InjectionError) -> Value {
+        if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
+           let found = nodes.reference(type: Value.self, name: name) {
+            let placed: Value?
+            do {
+                placed = try found.withObject { node in
+                    try runPlacing(node.typedVerified(as: Value.self), match: match, place: place, destroy: destroy)
+                }
+            } catch {
+                throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
+            }
+            if let placed { return placed }
+        }
+        return try general()
+    }
+
+    /// Places the arguments in a buffer on the stack at the offsets of the node's signature and
+    /// runs its plan; `nil` when the arguments are not exactly of the slots' types, in order, or
+    /// do not fit.
+    @inlinable @inline(__always)
+    func runPlacing<Value>(
+        _ node: Node<Value>,
+        match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void
+    ) throws -> Value? {
+        guard let signature = node.signature, signature.byteCount <= MemoryLayout<InlineArguments>.size,
+              signature.alignment <= MemoryLayout<InlineArguments>.alignment else { return nil }
+        var matcher = SlotMatcher(signature.types)
+        match(&matcher)
+        guard matcher.matches, matcher.index == signature.types.count else { return nil }
+        var storage = InlineArguments.zero
+        return try withUnsafeMutableBytes(of: &storage.words) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var placer = SlotPlacer(base: base, offsets: signature.offsets)
+            place(&placer)
+            defer {
+                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+                destroy(&destroyer)
             }
             var resolution = Resolution(
                 injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))

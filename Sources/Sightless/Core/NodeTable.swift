@@ -139,8 +139,11 @@ struct NodeIndex {
 
     /// The index of `nodes[i]` under `keys[i]`, for every `i`; the keys are distinct.
     init(keys: [AnyKey], nodes: [AnyNode]) {
-        var capacity = 8
-        while capacity < nodes.count * 2 { capacity *= 2 }
+        // At most a quarter full (half, for the largest tables): most keys are found at the
+        // first entry probed, and a key not there is most often told by an empty first entry.
+        var capacity = 32
+        let load = nodes.count <= 65_536 ? 4 : 2
+        while capacity < nodes.count * load { capacity *= 2 }
         var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil), count: capacity)
         let mask = capacity - 1
         // A key is found by the identity of its type, and its node is then read as a node of that
