@@ -99,12 +99,12 @@ extension Initializer where Instance: Injectable {
             let steps = try completing()
             let rethrow = linker.rethrow
             let parts = PlanParts((make: make, rethrow: rethrow, steps: steps))
+            // No level is counted: nothing is built inside this one (its properties count
+            // their own), and a request its initializer starts counts from the thread's.
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
                         instance = try parts.values.make()
                     } catch {
                         throw parts.values.rethrow(error)
@@ -117,8 +117,6 @@ extension Initializer where Instance: Injectable {
                 return { resolution in
                     let instance: Instance
                     do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
                         instance = try parts.values.make()
                     } catch {
                         throw parts.values.rethrow(error)
@@ -129,8 +127,6 @@ extension Initializer where Instance: Injectable {
             }
             return { resolution in
                 do {
-                    try resolution.enterLevel()
-                    defer { resolution.leaveLevel() }
                     return try parts.values.make()
                 } catch {
                     throw parts.values.rethrow(error)
