@@ -48,7 +48,7 @@ extension Injector {
                 var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
                 repeat destroyer.destroy((each Argument).self)
             }
-            var resolution = Resolution(
+            var resolution = try Resolution(
                 injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
             defer { resolution.end() }
             return try node.plan(&resolution)
@@ -140,7 +140,7 @@ extension Injector {
                 var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
                 destroy(&destroyer)
             }
-            var resolution = Resolution(
+            var resolution = try Resolution(
                 injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
             defer { resolution.end() }
             return try node.plan(&resolution)

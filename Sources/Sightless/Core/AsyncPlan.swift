@@ -84,7 +84,7 @@ struct AsyncSection {
     /// Runs `body` as a synchronous request of the injector, in which the plans of the awaited
     /// dependencies give the values awaited for them.
     func run<Result>(_ body: (inout Resolution) throws -> Result) throws -> Result {
-        var resolution = Resolution(injector: request.injector, arguments: request.arguments?.buffer)
+        var resolution = try Resolution(injector: request.injector, arguments: request.arguments?.buffer)
         if let keeper = request.keeper { resolution.keeper = Keeper(keeper, weakly: request.weakly) }
         defer { resolution.end() }
         return try Prefetched.$current.withValue(prefetched) {

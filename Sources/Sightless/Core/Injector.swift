@@ -87,7 +87,7 @@ extension Injector {
                 guard node.signature == nil, RequestFrame.current(of: self) == nil else {
                     return try run(node.typedVerified(as: Value.self))
                 }
-                var resolution = Resolution(injector: self)
+                var resolution = try Resolution(injector: self)
                 defer { resolution.end() }
                 return try node.typedVerified(as: Value.self).plan(&resolution)
             }
@@ -135,7 +135,7 @@ extension Injector {
         if let frame = RequestFrame.current(of: self) {
             return try runNested(node, plan: plan, in: frame, arguments: nil)
         }
-        var resolution = Resolution(injector: self)
+        var resolution = try Resolution(injector: self)
         defer { resolution.end() }
         do {
             return try plan(&resolution)
@@ -221,7 +221,7 @@ extension Injector {
         if let frame = RequestFrame.current(of: self) {
             return try runNested(node, plan: node.plan, in: frame, arguments: placer.arguments)
         }
-        var resolution = Resolution(injector: self, arguments: placer.arguments)
+        var resolution = try Resolution(injector: self, arguments: placer.arguments)
         defer { resolution.end() }
         do {
             return try node.plan(&resolution)
@@ -233,8 +233,11 @@ extension Injector {
     /// Runs `body` as a request of this injector for `key`, nested in an enclosing request on
     /// this thread if there is one.
     func perform<Result>(for key: AnyKey, _ body: (inout Resolution) throws -> Result) throws(InjectionError) -> Result {
-        var resolution = RequestFrame.current(of: self).map { Resolution(injector: self, nestedIn: $0) }
-            ?? Resolution(injector: self)
+        var resolution = if let frame = RequestFrame.current(of: self) {
+            Resolution(injector: self, nestedIn: frame)
+        } else {
+            try Resolution(injector: self)
+        }
         defer { resolution.end() }
         do {
             return try body(&resolution)

@@ -33,12 +33,20 @@ public struct Resolution {
     /// which it is one of until it ends; see `ThreadNesting`.
     @usableFromInline var thread: UnsafeMutablePointer<ThreadNesting>?
 
+    /// A request started on this thread with no enclosing request of its injector to go on
+    /// from. One started while others run below it on the thread (by an initializer, on an
+    /// injector it reached by itself) checks the stack at once: its plans may count no level
+    /// before they call that initializer again.
     @inlinable @inline(__always)
-    init(injector: Injector, arguments: ArgumentBuffer? = nil) {
+    init(injector: Injector, arguments: ArgumentBuffer? = nil) throws(InjectionError) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
         let thread = ThreadNesting.current(in: injector.threadSlot)
         nesting = Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
+        if thread.pointee.running != 0 {
+            let here = StackGuard.here()
+            if here &- nesting.floor >= nesting.span { try checkStack(at: here) }
+        }
         thread.pointee.running &+= 1
         self.thread = thread
     }
