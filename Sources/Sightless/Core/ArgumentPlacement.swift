@@ -8,26 +8,15 @@ import Synchronization
 /// which also reports every error.
 extension Injector {
     /// A request with dynamic arguments, from `getInstance(_:arguments:)` or `Factory.make(_:)`.
-    ///
-    /// Written out rather than through the closures of the fixed-arity forms: closures capturing
-    /// a parameter pack cost a context each.
     @inlinable @inline(__always)
     func requestPlacing<Value, each Argument>(
         _ type: Value.Type, name: String?, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
-           let found = nodes.reference(type: Value.self, name: name) {
-            let placed: Value?
-            do {
-                placed = try found.withObject { node in
-                    try runPlacing(node.typedVerified(as: Value.self), arguments: repeat each arguments)
-                }
-            } catch {
-                throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
-            }
-            if let placed { return placed }
+        try requestPlacing(Value.self, name: name) { node in
+            try runPlacing(node, arguments: repeat each arguments)
+        } general: { () throws(InjectionError) in
+            try request(Value.self, name: name, arguments: repeat each arguments)
         }
-        return try request(Value.self, name: name, arguments: repeat each arguments)
     }
 
     /// Places a parameter pack of arguments and runs the node's plan; see
@@ -59,11 +48,14 @@ extension Injector {
     /// parameter pack's elements would be placed through value witnesses).
     @inlinable @inline(__always)
     func requestPlacing<Value, A>(_ type: Value.Type, name: String?, _ a: A) throws(InjectionError) -> Value {
-        try requestPlacing(Value.self, name: name,
-            match: { matcher in matcher.match(A.self) },
-            place: { placer in placer.place(a) },
-            destroy: { placer in placer.destroy(A.self) }
-        ) { () throws(InjectionError) in
+        try requestPlacing(Value.self, name: name) { node in
+            try runPlacing(
+                node,
+                match: { matcher in matcher.match(A.self) },
+                place: { placer in placer.place(a) },
+                destroy: { placer in placer.destroy(A.self) }
+            )
+        } general: { () throws(InjectionError) in
             try request(Value.self, name: name, arguments: a)
         }
     }
@@ -71,11 +63,14 @@ extension Injector {
     /// A request with two dynamic arguments, their types known where the request is made.
     @inlinable @inline(__always)
     func requestPlacing<Value, A, B>(_ type: Value.Type, name: String?, _ a: A, _ b: B) throws(InjectionError) -> Value {
-        try requestPlacing(Value.self, name: name,
-            match: { matcher in matcher.match(A.self); matcher.match(B.self) },
-            place: { placer in placer.place(a); placer.place(b) },
-            destroy: { placer in placer.destroy(A.self); placer.destroy(B.self) }
-        ) { () throws(InjectionError) in
+        try requestPlacing(Value.self, name: name) { node in
+            try runPlacing(
+                node,
+                match: { matcher in matcher.match(A.self); matcher.match(B.self) },
+                place: { placer in placer.place(a); placer.place(b) },
+                destroy: { placer in placer.destroy(A.self); placer.destroy(B.self) }
+            )
+        } general: { () throws(InjectionError) in
             try request(Value.self, name: name, arguments: a, b)
         }
     }
@@ -85,31 +80,31 @@ extension Injector {
     func requestPlacing<Value, A, B, C>(
         _ type: Value.Type, name: String?, _ a: A, _ b: B, _ c: C
     ) throws(InjectionError) -> Value {
-        try requestPlacing(Value.self, name: name,
-            match: { matcher in matcher.match(A.self); matcher.match(B.self); matcher.match(C.self) },
-            place: { placer in placer.place(a); placer.place(b); placer.place(c) },
-            destroy: { placer in placer.destroy(A.self); placer.destroy(B.self); placer.destroy(C.self) }
-        ) { () throws(InjectionError) in
+        try requestPlacing(Value.self, name: name) { node in
+            try runPlacing(
+                node,
+                match: { matcher in matcher.match(A.self); matcher.match(B.self); matcher.match(C.self) },
+                place: { placer in placer.place(a); placer.place(b); placer.place(c) },
+                destroy: { placer in placer.destroy(A.self); placer.destroy(B.self); placer.destroy(C.self) }
+            )
+        } general: { () throws(InjectionError) in
             try request(Value.self, name: name, arguments: a, b, c)
         }
     }
 
-    /// The fast path shared by every form: `match` compares the arguments' types with the slots',
-    /// `place` places them and `destroy` destroys them; `general`, the general path, serves
+    /// The fast path shared by every form: `run` places the arguments and runs the node's plan,
+    /// or returns `nil` when they do not match its slots; `general`, the general path, serves
     /// anything out of the ordinary.
     @inlinable @inline(__always)
     func requestPlacing<Value>(
-        _ type: Value.Type, name: String?,
-        match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void,
+        _ type: Value.Type, name: String?, run: (Node<Value>) throws -> Value?,
         general: () throws(InjectionError) -> Value
     ) throws(InjectionError) -> Value {
         if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
            let found = nodes.reference(type: Value.self, name: name) {
             let placed: Value?
             do {
-                placed = try found.withObject { node in
-                    try runPlacing(node.typedVerified(as: Value.self), match: match, place: place, destroy: destroy)
-                }
+                placed = try found.withObject { node in try run(node.typedVerified(as: Value.self)) }
             } catch {
                 throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
             }
