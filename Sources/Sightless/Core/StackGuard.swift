@@ -99,7 +99,7 @@ struct Nesting: Sendable {
     init() {}
 
     /// The nesting of a request starting on a thread: `running` requests below it, and the
-    /// thread's stack in `limits`.
+    /// thread's stack as its record keeps it (`floor` and `span`).
     @usableFromInline
     init(running: Int, floor: UInt, span: UInt) {
         self.depth = running
