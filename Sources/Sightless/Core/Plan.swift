@@ -43,10 +43,7 @@ public struct Resolution {
         self.arguments = arguments
         let thread = ThreadNesting.current(in: injector.threadSlot)
         nesting = Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
-        if thread.pointee.running != 0 {
-            let here = StackGuard.here()
-            if here &- nesting.floor >= nesting.span { try checkStack(at: here) }
-        }
+        if thread.pointee.running != 0 { try checkFrame() }
         thread.pointee.running &+= 1
         self.thread = thread
     }
