@@ -97,10 +97,9 @@ extension Initializer where Instance: Injectable {
         let dependencies: [Dependency] = []
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps))
             // No level is counted: nothing is built inside this one (its properties count
-            // their own), and a request its initializer starts counts from the thread's.
+            // their own), and a request its initializer starts checks the stack when it starts.
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
@@ -149,8 +148,7 @@ extension Initializer where Instance: Injectable {
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
@@ -219,8 +217,7 @@ extension Initializer where Instance: Injectable {
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let b = try ArgumentPlan<B>(dependencies[1], linker)
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
@@ -290,8 +287,7 @@ extension Initializer where Instance: Injectable {
             let b = try ArgumentPlan<B>(dependencies[1], linker)
             let c = try ArgumentPlan<C>(dependencies[2], linker)
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
@@ -362,8 +358,7 @@ extension Initializer where Instance: Injectable {
             let c = try ArgumentPlan<C>(dependencies[2], linker)
             let d = try ArgumentPlan<D>(dependencies[3], linker)
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c, d: d))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
@@ -435,8 +430,7 @@ extension Initializer where Instance: Injectable {
             let d = try ArgumentPlan<D>(dependencies[3], linker)
             let e = try ArgumentPlan<E>(dependencies[4], linker)
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
@@ -509,8 +503,7 @@ extension Initializer where Instance: Injectable {
             let e = try ArgumentPlan<E>(dependencies[4], linker)
             let f = try ArgumentPlan<F>(dependencies[5], linker)
             let steps = try completing()
-            let rethrow = linker.rethrow
-            let parts = PlanParts((make: make, rethrow: rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e, f: f))
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e, f: f))
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
