@@ -60,21 +60,26 @@ extension InjectionError {
         /// ```swift
         /// print(problem.message)   // Nothing provides Api, needed by FeedService (argument 1).
         /// ```
-        public var message: String { ProblemText.message(detail) }
+        public var message: String { ProblemText.message(self) }
 
         /// What to change.
         ///
         /// ```swift
         /// print(problem.fix)   // Bind it in a module: binder.bind(Api.self).to(…).
         /// ```
-        public var fix: String { ProblemText.fix(detail) }
+        public var fix: String { ProblemText.fix(self) }
 
         /// The path written with arrows: `Screen → FeedService → Api`.
         ///
         /// ```swift
         /// print(problem.pathDescription)   // Screen → FeedService → Api
         /// ```
-        public var pathDescription: String { path.map(\.description).joined(separator: " → ") }
+        ///
+        /// A long path is shortened: keys that repeat at its end, as when building a value
+        /// requests it again and again, are written once with their count
+        /// (`Screen → [Tree] × 1262`), and the middle of a long path without repeats is left out
+        /// (`… 38 more …`). ``path`` holds every key.
+        public var pathDescription: String { ProblemText.path(path) }
 
         /// The problem in four lines: what, the path, where, and the fix.
         ///

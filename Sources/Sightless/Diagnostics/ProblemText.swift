@@ -5,10 +5,10 @@
 enum ProblemText {
     /// The problem in up to four lines: what, the path, where, and the fix.
     static func describe(_ problem: InjectionError.Problem) -> String {
-        var lines = ["\(problem.kind): \(message(problem.detail))"]
-        if !problem.path.isEmpty { lines.append("  path: \(problem.pathDescription)") }
+        var lines = ["\(problem.kind): \(message(problem))"]
+        if !problem.path.isEmpty { lines.append("  path: \(path(problem.path))") }
         if let location = problem.location { lines.append("  declared at: \(location)") }
-        lines.append("  fix: \(fix(problem.detail))")
+        lines.append("  fix: \(fix(problem))")
         return lines.joined(separator: "\n")
     }
 
@@ -21,6 +21,39 @@ enum ProblemText {
                 .joined(separator: "\n   ")
         }
         return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
+    }
+
+    /// A path written with arrows; keys repeating at its end are written once, with their
+    /// count, and the middle of a long path is left out.
+    static func path(_ keys: [AnyKey]) -> String {
+        guard let cycle = PathCycle(keys) else { return shortened(keys) }
+        let loop = "[\(shortened(cycle.keys))] × \(cycle.times)"
+        return cycle.start == 0 ? loop : shortened(Array(keys[..<cycle.start])) + " → " + loop
+    }
+
+    /// The keys with arrows, the middle left out when there are more than twelve.
+    private static func shortened(_ keys: [AnyKey]) -> String {
+        let words = keys.map(\.description)
+        guard words.count > 12 else { return words.joined(separator: " → ") }
+        return (words.prefix(5) + ["… \(words.count - 10) more …"] + words.suffix(5)).joined(separator: " → ")
+    }
+
+    /// What went wrong, with what the path adds: a recursion, for a stack that ran out.
+    static func message(_ problem: InjectionError.Problem) -> String {
+        let message = message(problem.detail)
+        guard case .tooDeep = problem.detail, let cycle = PathCycle(problem.path) else { return message }
+        let keys = cycle.keys.map(\.description).joined(separator: " → ")
+        return message + " \(keys) repeats \(cycle.times) times along the path."
+    }
+
+    /// What to change, with what the path adds: a recursion, for a stack that ran out.
+    static func fix(_ problem: InjectionError.Problem) -> String {
+        guard case .tooDeep = problem.detail, let cycle = PathCycle(problem.path), let first = cycle.keys.first else {
+            return fix(problem.detail)
+        }
+        return "If building \(first) asks an injector for \(first) again (in an initializer, a closure or a provider), "
+            + "that never ends: ask for the inner one later, through a Lazy or a Factory used after it is built. "
+            + "If the recursion ends deeper down, request it on a thread with a larger stack."
     }
 
     static func message(_ detail: InjectionError.Problem.Detail) -> String {
@@ -182,7 +215,7 @@ enum ProblemText {
                 ? "Request it with getInstance(\(key.typeName).self), without arguments."
                 : "Pass exactly \(slots.count): getInstance(\(key.typeName).self, arguments: …), one value per dynamic slot, in order."
         case .argumentType(let key, let position, let slot, _, let slots):
-            return "Pass a \(slot.key.typeName) in position \(position): \(key) takes (\(list(slots)))."
+            return "Pass \(article(slot.key.typeName)) \(slot.key.typeName) in position \(position): \(key) takes (\(list(slots)))."
         case .rawArgumentIndex:
             return "Read only the indices of the slots passed to Initializer(_:make:), from 0."
         case .rawArgumentType:

@@ -62,6 +62,28 @@ struct RegressionOutOfBandRecursionTests {
         #expect(outcome.error?.kind == .tooDeep, "\(outcome)")
     }
 
+    @Test("the error of an initializer asking a global injector for its own type names the key that repeats, and the way out")
+    func recursionExplained() {
+        let outcome = regressionRun(stackSize: regressionSmallStack) {
+            let injector = try Injector(modules: [])
+            OutOfBand.global.injector = injector
+            defer { OutOfBand.global.injector = nil }
+            _ = try injector.getInstance(OutOfBand.SelfAsking.self)
+        }
+        guard let error = outcome.error, let problem = error.problems.first else {
+            Issue.record("expected tooDeep: \(outcome)")
+            return
+        }
+        let key = "\(AnyKey(Key<OutOfBand.SelfAsking>()))"
+        #expect(problem.path.count > 3 && problem.path.allSatisfy { $0 == AnyKey(Key<OutOfBand.SelfAsking>()) })
+        #expect(problem.pathDescription == "[\(key)] × \(problem.path.count)")
+        #expect(problem.message.hasSuffix("\(key) repeats \(problem.path.count) times along the path."))
+        #expect(problem.fix.hasPrefix("If building \(key) asks an injector for \(key) again"))
+        #expect(problem.fix.contains("Lazy or a Factory"))
+        // Short enough to read: one line for the path, not one key per level.
+        #expect(String(describing: error).count < 800)
+    }
+
     @Test("initializers asking two global injectors for each other end in tooDeep on a 512 KiB stack, not a crash")
     func initializersOfTwoInjectors() {
         let outcome = regressionRun(stackSize: regressionSmallStack) {
