@@ -117,6 +117,19 @@ struct DeferredDependencyTests {
         #expect(slots.map(\.key.typeName) == ["String", "Int"])
     }
 
+    @Test("a Factory requested itself with the wrong argument types is named once, with no consumer")
+    func requestedFactoryOfWrongArguments() throws {
+        let injector = try Injector(modules: [apiModule])
+        let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Factory<Screen, Int>.self) }
+        let problem = try #require(error?.problems.first)
+        guard case .factoryArguments(let factory, let consumer, _, _, _) = problem.detail else {
+            Issue.record("expected factoryArguments, got \(String(describing: error))")
+            return
+        }
+        #expect(consumer.key == factory)
+        #expect(problem.message.hasPrefix("Factory<Screen, Int> makes Screen from (Int), but Screen takes"))
+    }
+
     @Test("a Lazy of a type with dynamic arguments is rejected at build")
     func lazyOfDynamicType() throws {
         let error = #expect(throws: InjectionError.self) {

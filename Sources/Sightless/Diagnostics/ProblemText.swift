@@ -89,7 +89,9 @@ enum ProblemText {
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "\(target) takes dynamic arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
         case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
-            return "\(factory) in \(consumer) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
+            // A factory requested itself has no consumer but its own node.
+            let place = consumer.key == factory ? "" : " in \(consumer)"
+            return "\(factory)\(place) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
         case .scopedWithArguments(let key, let scope, let slots):
             return "\(key) is \(article(scope)) \(scope), but it takes dynamic arguments (\(list(slots))), which would differ from request to request."
         case .captiveDependency(let key, let scope, let dependency, let dependencyScope):
