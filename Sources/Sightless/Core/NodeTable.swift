@@ -1,29 +1,23 @@
 import Synchronization
 
 /// The injector's nodes by key: those compiled when the injector was built, which never
-/// change, and those compiled later on a first request, published as immutable snapshots so
+/// change, and those compiled later on a first request, added to a `LaterIndex` in place, so
 /// that readers never take a lock.
 @usableFromInline
 final class NodeTable {
-    @usableFromInline
-    final class Snapshot: Sendable {
-        let nodes: [AnyKey: AnyNode]
-        @usableFromInline let index: NodeIndex
-        init(nodes: [AnyKey: AnyNode]) {
-            self.nodes = nodes
-            self.index = NodeIndex(nodes)
-        }
-    }
-
     /// The nodes compiled with the injector; the dictionary they came in is not kept.
     @usableFromInline let baseIndex: NodeIndex
-    /// The newest snapshot, as the address of an object `snapshots` keeps alive.
+    /// The newest index of the nodes compiled later, as the address of an object `laterIndexes`
+    /// keeps alive.
     @usableFromInline let latest = Atomic<UnsafeRawPointer?>(nil)
     /// Serializes compiling on first request.
     private let compiling = Lock()
-    /// Every snapshot ever published, so that a reader still using an older one never sees it
-    /// freed. Guarded by `compiling`.
-    private var snapshots: [Snapshot] = []
+    /// Every index of the nodes compiled later ever published, so that a reader still using an
+    /// older one never sees it freed; each is twice the size of the one before. Guarded by
+    /// `compiling`.
+    private var laterIndexes: [LaterIndex] = []
+    /// The nodes compiled later, by key; keeps them alive. Guarded by `compiling`.
+    private var laterNodes: [AnyKey: AnyNode] = [:]
     /// The nodes kept from a parent injector, which are not this injector's. Guarded by
     /// `compiling`.
     private var inherited: Set<ObjectIdentifier> = []
@@ -74,7 +68,7 @@ final class NodeTable {
     @inlinable @inline(__always)
     func laterReference(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         guard let address = latest.load(ordering: .acquiring) else { return nil }
-        return UnownedReference<Snapshot>.at(address).reading { $0.index.node(type: type, name: name) }
+        return UnownedReference<LaterIndex>.at(address).reading { $0.node(type: type, name: name) }
     }
 
     /// The existing instance of a key whose scope keeps one, read with no reference counting
@@ -87,9 +81,7 @@ final class NodeTable {
     /// Every node compiled for this injector (not those kept from a parent), in no order.
     func ownNodes() -> [AnyNode] {
         compiling.withLock {
-            baseIndex.allNodes + (snapshots.last.map { Array($0.nodes.values) } ?? []).filter {
-                !inherited.contains(ObjectIdentifier($0))
-            }
+            baseIndex.allNodes + laterNodes.values.filter { !inherited.contains(ObjectIdentifier($0)) }
         }
     }
 
@@ -99,19 +91,43 @@ final class NodeTable {
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode], Bool)
     ) throws(InjectionError) -> Result {
         try compiling.withLock { () throws(InjectionError) -> Result in
-            let current = snapshots.last?.nodes ?? [:]
+            let current = laterNodes
             let (result, added, fromParent) = try compile { key in
                 self.baseIndex.node(type: key.type, name: key.name)?.object ?? current[key]
             }
             if fromParent { inherited.formUnion(added.values.map(ObjectIdentifier.init)) }
-            if !added.isEmpty {
-                let snapshot = Snapshot(nodes: current.merging(added) { old, _ in old })
-                snapshots.append(snapshot)
-                latest.store(UnownedReference(snapshot).address, ordering: .releasing)
+            for (key, node) in added where laterNodes[key] == nil {
+                laterNodes[key] = node
+                index(key, node)
             }
             return result
         }
     }
+}
+
+extension NodeTable {
+    /// Adds a node compiled later to the published index, or publishes one twice the size with
+    /// every such node when the current one would be more than a quarter full. Under
+    /// `compiling`.
+    private func index(_ key: AnyKey, _ node: AnyNode) {
+        // Like the base index, only a node that produces its key's type is found by it.
+        guard node.valueType == ObjectIdentifier(key.type) else { return }
+        if let current = laterIndexes.last, current.hasRoom {
+            current.add(key, node)
+            return
+        }
+        var capacity = max(32, (laterIndexes.last?.capacity ?? 0) * 2)
+        while capacity < (laterNodes.count + 1) * 4 { capacity *= 2 }
+        let grown = LaterIndex(capacity: capacity)
+        for (key, node) in laterNodes where node.valueType == ObjectIdentifier(key.type) {
+            grown.add(key, node)
+        }
+        laterIndexes.append(grown)
+        latest.store(UnownedReference(grown).address, ordering: .releasing)
+    }
+
+    /// The capacities of the indexes of nodes compiled later, oldest first.
+    var laterCapacities: [Int] { compiling.withLock { laterIndexes.map(\.capacity) } }
 }
 
 /// An open-addressing table from a key to its node, probed by the identity of the key's type:

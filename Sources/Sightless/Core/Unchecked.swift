@@ -20,7 +20,7 @@ import Darwin
 ///
 /// Invariant: whoever makes one keeps the object alive by a strong reference of its own for as
 /// long as the `UnownedReference` can be read. `NodeIndex` and `NodeTable` keep the nodes and
-/// snapshots they point to in arrays that live as long as the table; `FrozenPlans` keeps its
+/// later indexes they point to in collections that live as long as the table; `FrozenPlans` keeps its
 /// boxes; a `Resolution`'s injector is kept alive by the caller of the request.
 @usableFromInline
 struct UnownedReference<Object: AnyObject> {
@@ -409,9 +409,16 @@ extension LockedDictionary: @unchecked Sendable where Lookup: Sendable, Stored: 
 /// Invariant: `provisions` and `kept` are read and written only under `lock`.
 extension ScopedProvisions: @unchecked Sendable {}
 
-/// Invariant: the base index and the snapshots are immutable once made; `latest` is an atomic;
-/// `snapshots` and `inherited` are only touched under `compiling`.
+/// Invariant: the base index is immutable once made; `latest` is an atomic; `laterIndexes`,
+/// `laterNodes` and `inherited` are only touched under `compiling`.
 extension NodeTable: @unchecked Sendable {}
+
+/// Invariant: entries are added only under the owning `NodeTable`'s `compiling` lock, each
+/// written before its type word is stored with release ordering, and never changed after; a
+/// reader loads the type word with acquire ordering before it reads the entry. The memory is
+/// allocated in `init` and freed in `deinit`, and the table keeps every node it points to alive
+/// through the `NodeTable`'s `laterNodes`.
+extension LaterIndex: @unchecked Sendable {}
 
 /// Invariant: the entries and the nodes array are immutable once made, and the nodes array keeps
 /// alive every node an entry points to.

@@ -1,0 +1,85 @@
+import Synchronization
+
+/// The nodes compiled after an injector was built (on their first request), found without a
+/// lock: an open-addressing table like `NodeIndex`, filled in place.
+///
+/// One thread adds at a time (the `NodeTable`'s compiling lock); any thread reads. An entry is
+/// written before its type word is published, so a reader that sees the word sees the entry;
+/// an entry is never changed once published. When a table would be more than a quarter full,
+/// the `NodeTable` makes one twice the size and publishes it instead; the old one stays alive
+/// for the readers still in it, and all of them together hold at most twice the entries of the
+/// newest. So the memory grows with the number of keys compiled, where a copy of every table
+/// per compile would make it grow with their square.
+@usableFromInline
+final class LaterIndex {
+    @usableFromInline struct Entry {
+        @usableFromInline var name: String?
+        @usableFromInline var node: UnownedReference<AnyNode>?
+    }
+
+    /// The identity of each entry's key type; 0 marks an empty entry. Published last.
+    @usableFromInline let types: UnsafeMutablePointer<Atomic<UInt>>
+    /// The name and node of each entry, written before its type word.
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    @usableFromInline let mask: Int
+    /// How many entries are filled; read and written only by the thread adding.
+    private(set) var count = 0
+
+    var capacity: Int { mask + 1 }
+
+    /// An empty table of `capacity` entries, a power of two.
+    init(capacity: Int) {
+        types = .allocate(capacity: capacity)
+        entries = .allocate(capacity: capacity)
+        for index in 0..<capacity {
+            (types + index).initialize(to: Atomic(0))
+            (entries + index).initialize(to: Entry(name: nil, node: nil))
+        }
+        mask = capacity - 1
+    }
+
+    deinit {
+        types.deinitialize(count: capacity)
+        types.deallocate()
+        entries.deinitialize(count: capacity)
+        entries.deallocate()
+    }
+
+    /// `true` when one more entry keeps the table at most a quarter full.
+    var hasRoom: Bool { (count + 1) * 4 <= capacity }
+
+    /// Adds `node` under `key`, unless an entry of that key is there; by the thread adding, when
+    /// `hasRoom`. The node must stay alive as long as the table.
+    func add(_ key: AnyKey, _ node: AnyNode) {
+        let identity = UInt(bitPattern: ObjectIdentifier(key.type))
+        var slot = NodeIndex.slot(of: identity, name: key.name, mask: mask)
+        while true {
+            let type = types[slot].load(ordering: .relaxed)
+            if type == 0 { break }
+            if type == identity, entries[slot].name == key.name { return }
+            slot = (slot + 1) & mask
+        }
+        entries[slot] = Entry(name: key.name, node: UnownedReference(node))
+        types[slot].store(identity, ordering: .releasing)
+        count += 1
+    }
+
+    /// The node of a key, if it was added.
+    @inlinable @inline(__always)
+    func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
+        let identity = UInt(bitPattern: ObjectIdentifier(type))
+        var slot = NodeIndex.slot(of: identity, name: name, mask: mask)
+        while true {
+            let entryType = types[slot].load(ordering: .acquiring)
+            if entryType == 0 { return nil }
+            if entryType == identity {
+                switch (entries[slot].name, name) {
+                case (nil, nil): return entries[slot].node
+                case (let stored?, let wanted?) where stored == wanted: return entries[slot].node
+                default: break
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+}
