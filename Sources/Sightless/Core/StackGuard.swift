@@ -19,7 +19,8 @@ import Darwin
 @usableFromInline
 enum StackGuard {
     /// The stack left free when a request gives up: room for the initializer running at the
-    /// deepest level, and for unwinding.
+    /// deepest level, and for unwinding. A thread whose stack is smaller than twice this keeps
+    /// half of it free instead (see `reserve(of:)`).
     static let reserve = 128 * 1024
     /// What one level is taken to cost where the stack cannot be probed.
     static let bytesPerLevel: UInt = 4 * 1024
@@ -37,9 +38,20 @@ enum StackGuard {
     /// address of the thread's stack; `nil` when the stack's bounds are not known, and then
     /// nothing is checked.
     static func limits() -> StackLimits? {
-        guard let bounds = bounds(), let base = bounds.base, bounds.size > reserve else { return nil }
-        let low = UInt(bitPattern: base)
-        return StackLimits(floor: low + UInt(reserve), high: low + UInt(bounds.size))
+        guard let bounds = bounds(), let base = bounds.base, bounds.size > 0 else { return nil }
+        let low = UInt(bitPattern: base), size = UInt(bounds.size)
+        // A small stack (128 KiB, a secondary thread's default under musl; 64 KiB in some
+        // pools) keeps half of itself free rather than going unchecked: unchecked, a recursion
+        // through an injector overflows it.
+        let reserve = min(UInt(reserve), size / 2)
+        return StackLimits(floor: low + reserve, high: low + size)
+    }
+
+    /// The stack `limits()` keeps free below a thread's floor, told from the size of the range
+    /// above it: `reserve`, or half of a stack smaller than twice that, where the range above
+    /// the floor is the other half.
+    static func reserve(of span: UInt) -> UInt {
+        min(UInt(reserve), span)
     }
 
     /// The stack pointer itself, read from the registers: where an addressed local does not
@@ -89,7 +101,8 @@ struct Nesting: Sendable {
     /// thread): what `tooDeep` reports.
     @usableFromInline var depth = 0
     /// The lowest address a level may start at without the slow path: the bottom of the
-    /// thread's stack plus `StackGuard.reserve`; 0 when the stack's bounds are unknown.
+    /// thread's stack plus `StackGuard.reserve` (half a small stack); 0 when the stack's bounds
+    /// are unknown.
     @usableFromInline var floor: UInt = 0
     /// The size of the range above `floor` a level may start in; `UInt.max` when the stack's
     /// bounds are unknown, so that no level takes the slow path.
@@ -109,7 +122,8 @@ struct Nesting: Sendable {
 
 /// What is known of a thread's stack.
 struct StackLimits: Sendable {
-    /// The lowest address nested building may reach (`StackGuard.reserve` above the bottom).
+    /// The lowest address nested building may reach (`StackGuard.reserve` above the bottom, or
+    /// half a small stack).
     let floor: UInt
     /// The end of the thread's stack.
     let high: UInt
@@ -158,7 +172,7 @@ extension Nesting {
     /// the stack pointer) lies below the floor of this thread's stack.
     func checkStack(at here: UInt) throws(InjectionError) {
         guard floor != 0 else { return }
-        let low = floor - UInt(StackGuard.reserve), ceiling = floor &+ span
+        let low = floor - StackGuard.reserve(of: span), ceiling = floor &+ span
         var here = here
         if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
         let tooDeep: Bool
@@ -167,7 +181,7 @@ extension Nesting {
         } else {
             // Not on the thread's stack (AddressSanitizer keeps addressed locals on a fake
             // stack of its own): estimate from the depth instead, generously per level.
-            let size = ceiling - low, margin = UInt(StackGuard.reserve) * 2
+            let size = ceiling - low, margin = min(UInt(StackGuard.reserve) * 2, size / 2)
             tooDeep = UInt(max(depth, 0)) * StackGuard.bytesPerLevel > (size > margin ? size - margin : 0)
         }
         guard tooDeep else { return }
