@@ -243,7 +243,7 @@ struct ArgumentLifetimeTests {
     @Test("arguments of an initializer that throws, on the stack buffer or the heap, are destroyed once")
     func initializerThrows() throws {
         let injector = try Injector(modules: [])
-        let counter = try counting { counter in
+        let counter = counting { counter in
             for _ in 0..<3 {
                 #expect(throws: InjectionError.self) {
                     try injector.getInstance(
