@@ -68,6 +68,35 @@ private enum Racing {
         static let scope = Scope.singleton
     }
 
+    /// A singleton whose initializer shuts its injector down, then asks it for more.
+    final class ShutsDown: Injectable {
+        init(injector: Injector) throws {
+            try injector.shutDown()
+            _ = try injector.getInstance(Plain.self)
+        }
+        static let initializer = Initializer(ShutsDown.init(injector:))
+        static let scope = Scope.singleton
+    }
+
+    static let closingInjector = RecursionHolder<Injector>()
+    static let closingOutcome = Locked<InjectionError.Kind?>(nil)
+
+    /// A kept value whose `close()` asks its injector for more, and shuts it down again.
+    final class AsksWhileClosing: Injectable, Closable, Sendable {
+        init() {}
+        func close() throws {
+            let injector = Racing.closingInjector.value
+            do {
+                _ = try injector?.getInstance(Plain.self)
+            } catch {
+                Racing.closingOutcome.withLock { $0 = error.kind }
+            }
+            try injector?.shutDown()
+        }
+        static let initializer = Initializer(AsksWhileClosing.init)
+        static let scope = Scope.singleton
+    }
+
     static func nested(depth: Int, _ injector: Injector) throws {
         func request<Inner>(_ type: Inner.Type, left: Int) throws {
             if left == 0 { _ = try injector.getInstance(Inner.self); return }
@@ -155,5 +184,23 @@ struct ShutdownRaceTests {
             #expect(Racing.slowClosed.load(ordering: .relaxed) == 1 || outcome.withLock { $0 } == "injectorShutDown",
                     "request: \(outcome.withLock { $0 }), closed \(Racing.slowClosed.load(ordering: .relaxed)) times")
         }
+    }
+
+    @Test("an initializer that shuts its injector down and then asks it for more gets injectorShutDown")
+    func shutDownInsideBuild() throws {
+        let injector = try Injector(modules: [])
+        let error = #expect(throws: InjectionError.self) { try injector.getInstance(Racing.ShutsDown.self) }
+        #expect(error?.kind == .injectorShutDown)
+        #expect(throws: InjectionError.self) { try injector.getInstance(Racing.Plain.self) }
+    }
+
+    @Test("a close() that asks its injector for more gets injectorShutDown, and one that shuts it down again returns")
+    func requestInsideClose() throws {
+        let injector = try Injector(modules: [])
+        Racing.closingInjector.value = injector
+        defer { Racing.closingInjector.value = nil }
+        _ = try injector.getInstance(Racing.AsksWhileClosing.self)
+        try injector.shutDown()
+        #expect(Racing.closingOutcome.withLock { $0 } == .injectorShutDown)
     }
 }
