@@ -114,6 +114,7 @@ extension Injector {
             return try compiled.object.typed(as: Value.self)
         }
         let key = AnyKey(type: Value.self, name: name)
+        try checkStackForCompiling(key)
         return try compilation.compile(key, into: nodes).typed(as: Value.self)
     }
 

@@ -22,6 +22,11 @@ enum StackGuard {
     /// deepest level, and for unwinding. A thread whose stack is smaller than twice this keeps
     /// half of it free instead (see `reserve(of:)`).
     static let reserve = 128 * 1024
+    /// The stack a key compiled on its first request may need below the request's frame
+    /// (about 45 KiB in a debug build). Compiling runs before the level that asked is checked,
+    /// so a compile inside another request must find this much free, or it would overflow a
+    /// small stack whose floor keeps less in reserve.
+    static let compilingRoom: UInt = 64 * 1024
     /// What one level is taken to cost where the stack cannot be probed.
     static let bytesPerLevel: UInt = 4 * 1024
 
@@ -161,7 +166,34 @@ extension Resolution {
     }
 }
 
+extension Injector {
+    /// Throws `tooDeep` when `key`, about to be compiled inside a request running on this
+    /// thread, would find less than `StackGuard.compilingRoom` of the stack free: an
+    /// initializer asking for ever new types on a 64 KiB stack would otherwise overflow it while
+    /// compiling, before any level checked the stack. A compile with no request running on the
+    /// thread starts near the top of its stack, and is not checked.
+    func checkStackForCompiling(_ key: AnyKey) throws(InjectionError) {
+        let thread = ThreadNesting.current(in: threadSlot).pointee
+        guard thread.running != 0 else { return }
+        var nesting = Nesting(running: thread.running, floor: thread.floor, span: thread.span)
+        if let enclosing = RequestFrame.topmost() { nesting.depth = max(nesting.depth, enclosing.nesting.depth) }
+        try nesting.checkRoom(StackGuard.compilingRoom, at: StackGuard.here(), for: key)
+    }
+}
+
 extension Nesting {
+    /// Throws `tooDeep` when fewer than `room` bytes of the thread's stack lie below the frame at
+    /// `here` (or, when `here` is not on the thread's stack, the stack pointer); nothing when
+    /// neither can be placed on it.
+    func checkRoom(_ room: UInt, at here: UInt, for key: AnyKey) throws(InjectionError) {
+        guard floor != 0 else { return }
+        let low = floor - StackGuard.reserve(of: span), ceiling = floor &+ span
+        var here = here
+        if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
+        guard here >= low, here < ceiling, here - low < room else { return }
+        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(ceiling - low)), path: [key])
+    }
+
     /// Goes on from the nesting of an enclosing request of another injector on this thread:
     /// its levels are added to this request's.
     mutating func `continue`(from enclosing: Nesting) {

@@ -150,9 +150,21 @@ private enum Recursing {
     /// Bound in the child only, to a closure that asks the global parent for `Up`.
     struct Down: Sendable {}
 
-    // MARK: Deinitializers
+    // MARK: Types compiled at every level
 
-    static let deinitInjector = RecursionHolder<Injector>()
+    static let growingInjector = RecursionHolder<Injector>()
+
+    /// Asks a global injector for a type never requested before: one compiled at every level.
+    final class Growing<Inner>: Injectable {
+        init() throws { _ = try Recursing.growingInjector.value?.getInstance(Growing<Growing<Inner>>.self) }
+        static var initializer: Initializer<Growing> { Initializer(Growing.init) }
+    }
+
+    /// Asks the injector it is given for a type never requested before.
+    final class GrowingInBand<Inner>: Injectable {
+        init(injector: Injector) throws { _ = try injector.getInstance(GrowingInBand<GrowingInBand<Inner>>.self) }
+        static var initializer: Initializer<GrowingInBand> { Initializer(GrowingInBand.init(injector:)) }
+    }
 }
 
 private final class SelfAskingProvider: Provider {
@@ -332,5 +344,30 @@ struct EntryPointRecursionTests {
             _ = try injector.getInstance(Recursing.WithLeaf.self)
         }
         #expect(outcome.returned, "\(outcome)")
+    }
+
+    @Test("initializers asking a global injector for ever new types, each compiled on its first request, end in tooDeep")
+    func newTypeAtEveryLevel() throws {
+        // Each run starts from a new injector: the types one run compiled would be found by the
+        // next, which would then build deeper before it compiled anything.
+        let results = Self.stacks.map { stack in
+            regressionRun(stackSize: stack) {
+                let injector = try Injector(modules: [])
+                Recursing.growingInjector.value = injector
+                defer { Recursing.growingInjector.value = nil }
+                _ = try injector.getInstance(Recursing.Growing<Int>.self)
+            }
+        }
+        #expect(results.allSatisfy { $0.error?.kind == .tooDeep }, "\(results)")
+    }
+
+    @Test("initializers asking the injector they are given for ever new types end in tooDeep")
+    func newTypeAtEveryLevelInBand() throws {
+        let results = Self.stacks.map { stack in
+            regressionRun(stackSize: stack) {
+                _ = try Injector(modules: []).getInstance(Recursing.GrowingInBand<Int>.self)
+            }
+        }
+        #expect(results.allSatisfy { $0.error?.kind == .tooDeep }, "\(results)")
     }
 }
