@@ -114,6 +114,10 @@ extension Injector {
             return try compiled.object.typed(as: Value.self)
         }
         let key = AnyKey(type: Value.self, name: name)
+        if nodes.compilesOnThisThread {
+            throw InjectionError(.reentered(key: key, through: .descriptor), path: [key])
+        }
+        try checkStackForCompiling(key)
         return try compilation.compile(key, into: nodes).typed(as: Value.self)
     }
 

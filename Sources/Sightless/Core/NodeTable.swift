@@ -12,6 +12,9 @@ final class NodeTable {
     @usableFromInline let latest = Atomic<UnsafeRawPointer?>(nil)
     /// Serializes compiling on first request.
     private let compiling = Lock()
+    /// The thread compiling, or 0: set and cleared under `compiling`. Only the thread itself can
+    /// find its own identity here (a thread that has exited is compiling nothing).
+    private let compilingThread = Atomic<UInt>(0)
     /// Every index of the nodes compiled later ever published, so that a reader still using an
     /// older one never sees it freed; each is twice the size of the one before. Guarded by
     /// `compiling`.
@@ -85,16 +88,27 @@ final class NodeTable {
         }
     }
 
+    /// `true` while this thread compiles keys of this table: a request made then (by a type's
+    /// `initializer`, `properties` or `scope`, read while it is compiled) would wait for itself
+    /// on `compiling`.
+    var compilesOnThisThread: Bool {
+        compilingThread.load(ordering: .relaxed) == currentThread()
+    }
+
     /// Runs `compile` alone, and publishes the nodes it returns; `compile` says whether they
     /// are a parent's, kept here for quick lookup.
     func compileOnce<Result>(
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode], Bool)
     ) throws(InjectionError) -> Result {
         try compiling.withLock { () throws(InjectionError) -> Result in
-            let current = laterNodes
-            let (result, added, fromParent) = try compile { key in
-                self.baseIndex.node(type: key.type, name: key.name)?.object ?? current[key]
-            }
+            compilingThread.store(currentThread(), ordering: .relaxed)
+            defer { compilingThread.store(0, ordering: .relaxed) }
+            // The copy the lookup reads is gone when `compile` returns, so that adding to
+            // `laterNodes` below changes it in place rather than copying it whole.
+            let (result, added, fromParent) = try { () throws(InjectionError) in
+                let current = laterNodes
+                return try compile { key in self.baseIndex.node(type: key.type, name: key.name)?.object ?? current[key] }
+            }()
             if fromParent { inherited.formUnion(added.values.map(ObjectIdentifier.init)) }
             for (key, node) in added where laterNodes[key] == nil {
                 laterNodes[key] = node

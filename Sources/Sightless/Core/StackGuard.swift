@@ -19,8 +19,14 @@ import Darwin
 @usableFromInline
 enum StackGuard {
     /// The stack left free when a request gives up: room for the initializer running at the
-    /// deepest level, and for unwinding.
+    /// deepest level, and for unwinding. A thread whose stack is smaller than twice this keeps
+    /// half of it free instead (see `reserve(of:)`).
     static let reserve = 128 * 1024
+    /// The stack a key compiled on its first request may need below the request's frame
+    /// (about 45 KiB in a debug build). Compiling runs before the level that asked is checked,
+    /// so a compile inside another request must find this much free, or it would overflow a
+    /// small stack whose floor keeps less in reserve.
+    static let compilingRoom: UInt = 64 * 1024
     /// What one level is taken to cost where the stack cannot be probed.
     static let bytesPerLevel: UInt = 4 * 1024
 
@@ -37,9 +43,20 @@ enum StackGuard {
     /// address of the thread's stack; `nil` when the stack's bounds are not known, and then
     /// nothing is checked.
     static func limits() -> StackLimits? {
-        guard let bounds = bounds(), let base = bounds.base, bounds.size > reserve else { return nil }
-        let low = UInt(bitPattern: base)
-        return StackLimits(floor: low + UInt(reserve), high: low + UInt(bounds.size))
+        guard let bounds = bounds(), let base = bounds.base, bounds.size > 0 else { return nil }
+        let low = UInt(bitPattern: base), size = UInt(bounds.size)
+        // A small stack (128 KiB, a secondary thread's default under musl; 64 KiB in some
+        // pools) keeps half of itself free rather than going unchecked: unchecked, a recursion
+        // through an injector overflows it.
+        let reserve = min(UInt(reserve), size / 2)
+        return StackLimits(floor: low + reserve, high: low + size)
+    }
+
+    /// The stack `limits()` keeps free below a thread's floor, told from the size of the range
+    /// above it: `reserve`, or half of a stack smaller than twice that, where the range above
+    /// the floor is the other half.
+    static func reserve(of span: UInt) -> UInt {
+        min(UInt(reserve), span)
     }
 
     /// The stack pointer itself, read from the registers: where an addressed local does not
@@ -89,7 +106,8 @@ struct Nesting: Sendable {
     /// thread): what `tooDeep` reports.
     @usableFromInline var depth = 0
     /// The lowest address a level may start at without the slow path: the bottom of the
-    /// thread's stack plus `StackGuard.reserve`; 0 when the stack's bounds are unknown.
+    /// thread's stack plus `StackGuard.reserve` (half a small stack); 0 when the stack's bounds
+    /// are unknown.
     @usableFromInline var floor: UInt = 0
     /// The size of the range above `floor` a level may start in; `UInt.max` when the stack's
     /// bounds are unknown, so that no level takes the slow path.
@@ -109,7 +127,8 @@ struct Nesting: Sendable {
 
 /// What is known of a thread's stack.
 struct StackLimits: Sendable {
-    /// The lowest address nested building may reach (`StackGuard.reserve` above the bottom).
+    /// The lowest address nested building may reach (`StackGuard.reserve` above the bottom, or
+    /// half a small stack).
     let floor: UInt
     /// The end of the thread's stack.
     let high: UInt
@@ -147,7 +166,34 @@ extension Resolution {
     }
 }
 
+extension Injector {
+    /// Throws `tooDeep` when `key`, about to be compiled inside a request running on this
+    /// thread, would find less than `StackGuard.compilingRoom` of the stack free: an
+    /// initializer asking for ever new types on a 64 KiB stack would otherwise overflow it while
+    /// compiling, before any level checked the stack. A compile with no request running on the
+    /// thread starts near the top of its stack, and is not checked.
+    func checkStackForCompiling(_ key: AnyKey) throws(InjectionError) {
+        let thread = ThreadNesting.current(in: threadSlot).pointee
+        guard thread.running != 0 else { return }
+        var nesting = Nesting(running: thread.running, floor: thread.floor, span: thread.span)
+        if let enclosing = RequestFrame.topmost() { nesting.depth = max(nesting.depth, enclosing.nesting.depth) }
+        try nesting.checkRoom(StackGuard.compilingRoom, at: StackGuard.here(), for: key)
+    }
+}
+
 extension Nesting {
+    /// Throws `tooDeep` when fewer than `room` bytes of the thread's stack lie below the frame at
+    /// `here` (or, when `here` is not on the thread's stack, the stack pointer); nothing when
+    /// neither can be placed on it.
+    func checkRoom(_ room: UInt, at here: UInt, for key: AnyKey) throws(InjectionError) {
+        guard floor != 0 else { return }
+        let low = floor - StackGuard.reserve(of: span), ceiling = floor &+ span
+        var here = here
+        if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
+        guard here >= low, here < ceiling, here - low < room else { return }
+        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(ceiling - low)), path: [key])
+    }
+
     /// Goes on from the nesting of an enclosing request of another injector on this thread:
     /// its levels are added to this request's.
     mutating func `continue`(from enclosing: Nesting) {
@@ -158,7 +204,7 @@ extension Nesting {
     /// the stack pointer) lies below the floor of this thread's stack.
     func checkStack(at here: UInt) throws(InjectionError) {
         guard floor != 0 else { return }
-        let low = floor - UInt(StackGuard.reserve), ceiling = floor &+ span
+        let low = floor - StackGuard.reserve(of: span), ceiling = floor &+ span
         var here = here
         if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
         let tooDeep: Bool
@@ -167,7 +213,7 @@ extension Nesting {
         } else {
             // Not on the thread's stack (AddressSanitizer keeps addressed locals on a fake
             // stack of its own): estimate from the depth instead, generously per level.
-            let size = ceiling - low, margin = UInt(StackGuard.reserve) * 2
+            let size = ceiling - low, margin = min(UInt(StackGuard.reserve) * 2, size / 2)
             tooDeep = UInt(max(depth, 0)) * StackGuard.bytesPerLevel > (size > margin ? size - margin : 0)
         }
         guard tooDeep else { return }

@@ -287,6 +287,10 @@ extension InjectionError.Problem {
         /// An unscoped key asked for itself again through a `Lazy`, a `Factory` or the
         /// injector, on the same thread, while it was being built.
         case request
+        /// A type's `initializer`, `properties` or `scope`, read while the injector compiled
+        /// the type on its first request, asked the injector for a key it had not compiled:
+        /// compiling it would wait for the compile under way.
+        case descriptor
     }
 
     /// A check inside Sightless that failed.

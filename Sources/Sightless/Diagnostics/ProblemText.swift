@@ -78,6 +78,8 @@ enum ProblemText {
             return "\(key) asks for itself while it is being built, through a Lazy, a Factory or the injector."
         case .reentered(let key, .otherThread):
             return "\(key) is being built by another thread that waits for something this thread is building: they need each other."
+        case .reentered(let key, .descriptor):
+            return "\(key) was requested while the injector compiled a type, by that type's initializer, properties or scope descriptor."
         case .boundTwice(let key, let first, let second, let amongOverrides):
             return "\(key) is bound twice\(amongOverrides ? " among the overrides" : ""): at \(place(first)) and at \(place(second))."
         case .contributedTwice(let collection, let entry, let first, let second):
@@ -192,6 +194,8 @@ enum ProblemText {
             return "Break the cycle between \(key) and what it needs: inject one side as Lazy<…> or Factory<…> and use it after both are built."
         case .reentered(let key, .request):
             return "Do not ask for \(key) from its own initializer, properties or awakeFromInjection(); keep the Lazy or Factory and use it after \(key) is built."
+        case .reentered(let key, .descriptor):
+            return "Describe the type with values alone (static let initializer = Initializer(…)), and ask for \(key) from its initializer or awakeFromInjection() instead."
         case .boundTwice(_, _, _, let amongOverrides):
             return amongOverrides
                 ? "Keep one of the two override bindings."
