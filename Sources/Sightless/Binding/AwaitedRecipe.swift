@@ -180,25 +180,3 @@ extension Recipe {
         })
     }
 }
-
-/// The keys being built with `await` in this task and the tasks it started, innermost last:
-/// asking for one of them again, from inside its own build, would otherwise await itself for
-/// ever.
-enum AwaitedReentry {
-    @TaskLocal static var active: [AnyKey] = []
-
-    /// Runs the build of `key`, which must not be running already.
-    nonisolated(nonsending)
-    static func enter<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
-        let active = active
-        try check(key, through: .request)
-        return try await $active.withValue(active + [key]) { try await body() }
-    }
-
-    /// Throws when `key` is being built in this task or one that started it.
-    static func check(_ key: AnyKey, through reentry: InjectionError.Problem.Reentry) throws {
-        if active.contains(key) {
-            throw InjectionError(.reentered(key: key, through: reentry), path: [key])
-        }
-    }
-}

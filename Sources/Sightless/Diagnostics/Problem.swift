@@ -228,8 +228,9 @@ extension InjectionError.Problem {
         /// Building `key` threw `error` (written with `String(describing:)`; the error itself is
         /// ``InjectionError/Problem/underlying``).
         case initializerFailed(key: AnyKey, error: String)
-        /// Building nested `depth` levels, more than the thread's stack (`stackSize` bytes, when
-        /// known) holds.
+        /// Building nested `depth` levels, more than the thread's stack (`stackSize` bytes) holds;
+        /// or, with `stackSize` `nil`, more builds that await than one request may nest
+        /// (10,000).
         case tooDeep(depth: Int, stackSize: Int?)
         /// A `Lazy` or `Factory` of `key` (`wrapper` is its type, as written) was used after
         /// its injector was released.

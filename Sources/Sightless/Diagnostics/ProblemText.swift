@@ -48,12 +48,13 @@ enum ProblemText {
 
     /// What to change, with what the path adds: a recursion, for a stack that ran out.
     static func fix(_ problem: InjectionError.Problem) -> String {
-        guard case .tooDeep = problem.detail, let cycle = PathCycle(problem.path), let first = cycle.keys.first else {
+        guard case .tooDeep(_, let stackSize) = problem.detail, let cycle = PathCycle(problem.path),
+              let first = cycle.keys.first else {
             return fix(problem.detail)
         }
-        return "If building \(first) asks an injector for \(first) again (in an initializer, a closure or a provider), "
-            + "that never ends: ask for the inner one later, through a Lazy or a Factory used after it is built. "
-            + "If the recursion ends deeper down, request it on a thread with a larger stack."
+        let recursion = "If building \(first) asks an injector for \(first) again (in an initializer, a closure or a provider), "
+            + "that never ends: ask for the inner one later, through a Lazy or a Factory used after it is built."
+        return stackSize == nil ? recursion : recursion + " If the recursion ends deeper down, request it on a thread with a larger stack."
     }
 
     static func message(_ detail: InjectionError.Problem.Detail) -> String {
@@ -126,9 +127,10 @@ enum ProblemText {
             return "\(key.typeName).properties fills \(article(fills)) \(fills), not \(article(key.typeName)) \(key.typeName)."
         case .initializerFailed(let key, let error):
             return "Building \(key) threw: \(error)"
-        case .tooDeep(let depth, let stackSize):
-            let stack = stackSize.map { "the \($0 / 1024) KiB stack of this thread" } ?? "this thread's stack"
-            return "Building this object nests \(depth) levels of dependencies, more than \(stack) holds."
+        case .tooDeep(let depth, let stackSize?):
+            return "Building this object nests \(depth) levels of dependencies, more than the \(stackSize / 1024) KiB stack of this thread holds."
+        case .tooDeep(let depth, nil):
+            return "Building this object nests \(depth) levels of builds that await, more than the \(depth - 1) one request may nest."
         case .injectorReleased(let key, let wrapper):
                         return "\(wrapper) of \(key), given to a value its injector keeps (a singleton), was used after the injector was released."
         case .injectorShutDown(let key):
@@ -238,8 +240,10 @@ enum ProblemText {
             return "Declare Properties<\(key.typeName)> for \(key.typeName)."
         case .initializerFailed(let key, _):
             return "Handle the condition that makes it throw, or catch the error where \(key) is requested."
-        case .tooDeep:
+        case .tooDeep(_, _?):
             return "Request it on a thread with a larger stack, or make the graph shallower: have a type inject a Factory and build a deep part when it needs it."
+        case .tooDeep(_, nil):
+            return "Make the graph shallower: have a type inject a Factory and build a deep part when it needs it; a build that asks for a new type at every level never ends."
         case .injectorReleased:
                         return "Keep the Injector alive while its singletons use their Lazy and Factory dependencies: a singleton's hold it weakly, since the injector holds the singleton."
         case .injectorShutDown:

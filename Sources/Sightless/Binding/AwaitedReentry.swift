@@ -1,0 +1,57 @@
+/// The keys being built with `await` in this task and the tasks it started: asking for one of
+/// them again, from inside its own build, would otherwise await itself for ever; and nesting
+/// more than `deepest` of them ends in `tooDeep`, since an awaited build nests on no thread's
+/// stack and a build that asks for a new type at every level would otherwise grow until memory
+/// runs out.
+enum AwaitedReentry {
+    /// One key being built, and the builds it runs inside: each level adds one link, and
+    /// shares the rest. A level's link is released when that level ends, its outer links still
+    /// held by the levels outside it, so no release runs down the chain.
+    final class Link: Sendable {
+        let key: AnyKey
+        let outer: Link?
+        /// How many links there are, this one included.
+        let depth: Int
+
+        init(_ key: AnyKey, outer: Link?) {
+            self.key = key
+            self.outer = outer
+            self.depth = (outer?.depth ?? 0) + 1
+        }
+
+        /// `true` when `key` is this link's or an outer one's.
+        func contains(_ key: AnyKey) -> Bool {
+            var link: Link? = self
+            while let current = link {
+                if current.key == key { return true }
+                link = current.outer
+            }
+            return false
+        }
+    }
+
+    /// The most awaited builds one request may nest: far more than a graph declares, few enough
+    /// that a runaway recursion stops in well under a second.
+    static let deepest = 10_000
+
+    @TaskLocal static var active: Link?
+
+    /// Runs the build of `key`, which must not be running already.
+    nonisolated(nonsending)
+    static func enter<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
+        let active = active
+        try check(key, through: .request)
+        let depth = (active?.depth ?? 0) + 1
+        guard depth <= deepest else {
+            throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
+        }
+        return try await $active.withValue(Link(key, outer: active)) { try await body() }
+    }
+
+    /// Throws when `key` is being built in this task or one that started it.
+    static func check(_ key: AnyKey, through reentry: InjectionError.Problem.Reentry) throws {
+        if let active, active.contains(key) {
+            throw InjectionError(.reentered(key: key, through: reentry), path: [key])
+        }
+    }
+}
