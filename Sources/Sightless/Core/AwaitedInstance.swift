@@ -16,10 +16,13 @@ extension InstanceStorage {
             let task = Task {
                 do {
                     let value = try await build()
+                    var kept = false
                     coordinator.finish(self) {
-                        self.store(value.value)
+                        kept = self.store(value.value)
                         self.awaitedBuild = nil
                     }
+                    // Built after the injector was shut down: handed to no one, closed here.
+                    if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key) }
                 } catch {
                     coordinator.withLock { self.awaitedBuild = nil }
                     throw error
@@ -33,5 +36,21 @@ extension InstanceStorage {
             throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
         }
         return value
+    }
+}
+
+extension InstanceStorage {
+    /// `builtAfterShutDown(_:key:)` for an instance built with `await`, which may close with
+    /// `await` too.
+    static func awaitedBuiltAfterShutDown<Value>(_ value: Transfer<Value>, key: AnyKey) async -> InjectionError {
+        guard let closable = value.value as? any AsyncClosable else { return builtAfterShutDown(value.value, key: key) }
+        var problems = [InjectionError.Problem(.injectorShutDown(key: key), path: [key])]
+        do {
+            try await closable.close()
+        } catch {
+            problems.append(InjectionError.Problem(
+                .closeFailed(key: key, error: String(describing: error)), path: [key], underlying: error))
+        }
+        return InjectionError(problems: problems) ?? InjectionError(.injectorShutDown(key: key), path: [key])
     }
 }

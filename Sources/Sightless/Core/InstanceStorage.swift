@@ -45,6 +45,10 @@ public final class InstanceStorage {
         guard isFilled, let asyncClosable else { return nil }
         return (asyncClosable, creation)
     }
+    /// `true` once the injector that keeps the instance is shut down: an instance built after
+    /// that is not stored, and its builder closes it. Guarded by the injector's
+    /// `BuildCoordinator`.
+    var sealed = false
     /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
     /// Guarded by the injector's `BuildCoordinator`.
     var awaitedBuild: Task<Void, any Error>?
@@ -122,7 +126,10 @@ public final class InstanceStorage {
                 coordinator.finish(self) {}
                 throw error
             }
-            coordinator.finish(self) { store(value) }
+            var kept = false
+            coordinator.finish(self) { kept = store(value) }
+            // Built after the injector was shut down: handed to no one, closed here.
+            guard kept else { throw Self.builtAfterShutDown(value, key: key) }
         }
         guard let value = existing(as: Value.self) else {
             throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
@@ -132,15 +139,40 @@ public final class InstanceStorage {
 }
 
 extension InstanceStorage {
-    /// Stores `value` as the instance; called under the coordinator's lock, by the one build
-    /// the coordinator (or, for an awaited instance, `awaitedBuild`) let run.
-    func store<Value>(_ value: Value) {
+    /// Stores `value` as the instance, unless the storage is sealed (then `false`, and nothing is
+    /// stored); called under the coordinator's lock, by the one build the coordinator (or, for
+    /// an awaited instance, `awaitedBuild`) let run.
+    func store<Value>(_ value: Value) -> Bool {
+        if sealed { return false }
         let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         pointer.initialize(to: value)
         destroy = { raw in Self.destroy(raw, as: Value.self) }
         closable = value as? any Closable
         asyncClosable = value as? any AsyncClosable
         stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
+        return true
+    }
+
+    /// Seals `storages` under the coordinator's lock: an instance stored before is closed by the
+    /// shutdown, one built after by its builder.
+    static func seal(_ storages: [InstanceStorage], in coordinator: BuildCoordinator) {
+        coordinator.withLock {
+            for storage in storages { storage.sealed = true }
+        }
+    }
+
+    /// The error of a build that ended after the injector keeping its instance was shut down:
+    /// `injectorShutDown`, and `closeFailed` if closing the instance (which no one else will
+    /// close) threw.
+    static func builtAfterShutDown<Value>(_ value: Value, key: AnyKey) -> InjectionError {
+        var problems = [InjectionError.Problem(.injectorShutDown(key: key), path: [key])]
+        do {
+            try (value as? any Closable)?.close()
+        } catch {
+            problems.append(InjectionError.Problem(
+                .closeFailed(key: key, error: String(describing: error)), path: [key], underlying: error))
+        }
+        return InjectionError(problems: problems) ?? InjectionError(.injectorShutDown(key: key), path: [key])
     }
 }
 

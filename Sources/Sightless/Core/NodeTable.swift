@@ -21,6 +21,9 @@ final class NodeTable {
     private var laterIndexes: [LaterIndex] = []
     /// The nodes compiled later, by key; keeps them alive. Guarded by `compiling`.
     private var laterNodes: [AnyKey: AnyNode] = [:]
+    /// `true` once the injector is shut down: nothing more is compiled, so that every node
+    /// with a storage is among those `seal()` returned. Guarded by `compiling`.
+    private var sealed = false
     /// The nodes kept from a parent injector, which are not this injector's. Guarded by
     /// `compiling`.
     private var inherited: Set<ObjectIdentifier> = []
@@ -81,10 +84,13 @@ final class NodeTable {
         reference(type: Value.self, name: name)?.reading { node in node.storage?.existingVerified(as: Value.self) }
     }
 
-    /// Every node compiled for this injector (not those kept from a parent), in no order.
-    func ownNodes() -> [AnyNode] {
+    /// Every node compiled for this injector (not those kept from a parent), in no order, after
+    /// which nothing more is compiled: a compile throws `injectorShutDown`. Called by a
+    /// shutdown.
+    func seal() -> [AnyNode] {
         compiling.withLock {
-            baseIndex.allNodes + laterNodes.values.filter { !inherited.contains(ObjectIdentifier($0)) }
+            sealed = true
+            return baseIndex.allNodes + laterNodes.values.filter { !inherited.contains(ObjectIdentifier($0)) }
         }
     }
 
@@ -95,12 +101,15 @@ final class NodeTable {
         compilingThread.load(ordering: .relaxed) == currentThread()
     }
 
-    /// Runs `compile` alone, and publishes the nodes it returns; `compile` says whether they
-    /// are a parent's, kept here for quick lookup.
+    /// Runs `compile` of `key` alone, and publishes the nodes it returns; `compile` says whether
+    /// they are a parent's, kept here for quick lookup. Throws `injectorShutDown` once the
+    /// table is sealed.
     func compileOnce<Result>(
+        for key: AnyKey,
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode], Bool)
     ) throws(InjectionError) -> Result {
         try compiling.withLock { () throws(InjectionError) -> Result in
+            if sealed { throw InjectionError(.injectorShutDown(key: key), path: [key]) }
             compilingThread.store(currentThread(), ordering: .relaxed)
             defer { compilingThread.store(0, ordering: .relaxed) }
             // The copy the lookup reads is gone when `compile` returns, so that adding to

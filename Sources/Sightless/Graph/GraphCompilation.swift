@@ -133,7 +133,7 @@ final class GraphCompilation: Compilation {
 
     func compile(_ key: AnyKey, into nodes: NodeTable) throws(InjectionError) -> AnyNode {
         let bindings = bindings
-        return try nodes.compileOnce { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode], Bool) in
+        return try nodes.compileOnce(for: key) { (lookup) throws(InjectionError) -> (AnyNode, [AnyKey: AnyNode], Bool) in
             if let node = lookup(key) { return (node, [:], false) }
             // A parent's key: found there, and kept here so the next request finds it at once.
             if let node = inherited(key) { return (node, [key: node], true) }

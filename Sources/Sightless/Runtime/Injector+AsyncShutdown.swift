@@ -13,7 +13,7 @@ extension Injector {
     public func awaitShutDown() async throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var closing: [(storage: InstanceStorage, value: AnyObject, creation: Int)] = []
-        for storage in nodes.ownNodes().compactMap(\.storage) + keptStorages {
+        for storage in sealedStorages() {
             if let awaited = storage.awaitedClosing {
                 closing.append((storage, awaited.value, awaited.creation))
             } else if let closable = storage.closing {

@@ -12,10 +12,11 @@ extension Injector {
     /// `close()` throws does not stop the others; every error is reported together, each as
     /// ``InjectionError/Kind/closeFailed``. A child closes its own values and never its
     /// parent's; shutting a parent down leaves its children to be shut down themselves. After
-    /// shutdown, a request throws ``InjectionError/Kind/injectorReleased``.
+    /// shutdown, a request throws ``InjectionError/Kind/injectorShutDown``; so does one that was
+    /// building a kept value when the injector was shut down, and the value it built is closed.
     public func shutDown() throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let storages = (nodes.ownNodes().compactMap(\.storage) + keptStorages)
+        let storages = sealedStorages()
             .compactMap { storage in storage.closing.map { (storage, $0) } }
             .sorted { $0.1.creation > $1.1.creation }
         var problems: [InjectionError.Problem] = []
@@ -31,5 +32,16 @@ extension Injector {
             }
         }
         if let error = InjectionError(problems: problems) { throw error }
+    }
+}
+
+extension Injector {
+    /// The storages of every value the injector keeps, sealed: nothing more is compiled, and a
+    /// value built from now on is closed by its builder rather than stored, so each kept value is
+    /// closed once, by the shutdown or by its builder.
+    func sealedStorages() -> [InstanceStorage] {
+        let storages = nodes.seal().compactMap(\.storage) + keptStorages
+        InstanceStorage.seal(storages, in: builds)
+        return storages
     }
 }

@@ -94,3 +94,53 @@ struct AsyncShutdownTests {
         #expect(journal.all == ["disk"])
     }
 }
+
+/// Lets an awaited build wait, inside its closure, until the test has shut the injector down.
+private final class Gate: Sendable {
+    let started = Locked(false)
+    let open = Locked(false)
+    func wait() async {
+        started.withLock { $0 = true }
+        while !open.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
+@Suite("Async shutdown racing a build")
+struct AsyncShutdownRaceTests {
+    @Test("an awaited singleton whose build straddles awaitShutDown is closed once, by its build, whose request throws injectorShutDown")
+    func awaitedBuildStraddlingShutdown() async throws {
+        let journal = Journal(), gate = Gate()
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Disk.self).to { _ in Disk(journal: journal) }
+            binder.bind(Queue.self).to { resolver async throws in
+                let disk = try resolver.getInstance(Disk.self)
+                await gate.wait()
+                return Queue(journal: journal, disk: disk)
+            }.in(.singleton)
+        })
+        let request = Task { try await injector.instance(Queue.self) }
+        while !gate.started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        try await injector.awaitShutDown()
+        gate.open.withLock { $0 = true }
+        let error = await #expect(throws: InjectionError.self) { _ = try await request.value }
+        #expect(error?.kind == .injectorShutDown)
+        #expect(journal.all == ["queue"])
+    }
+
+    @Test("a request in flight that needs a key not compiled yet after shutDown throws injectorShutDown")
+    func compileAfterShutdownRefused() throws {
+        final class Later: Injectable {
+            init() {}
+            static let initializer = Initializer(Later.init)
+        }
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Key<Int>(named: "asks")).to { resolver in
+                try resolver.injector.shutDown()
+                _ = try resolver.getInstance(Later.self)
+                return 1
+            }
+        })
+        let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(Key<Int>(named: "asks")) }
+        #expect(error?.kind == .injectorShutDown)
+    }
+}
