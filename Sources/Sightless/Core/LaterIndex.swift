@@ -67,19 +67,9 @@ final class LaterIndex {
     /// The node of a key, if it was added.
     @inlinable @inline(__always)
     func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
-        let identity = UInt(bitPattern: ObjectIdentifier(type))
-        var slot = NodeIndex.slot(of: identity, name: name, mask: mask)
-        while true {
-            let entryType = types[slot].load(ordering: .acquiring)
-            if entryType == 0 { return nil }
-            if entryType == identity {
-                switch (entries[slot].name, name) {
-                case (nil, nil): return entries[slot].node
-                case (let stored?, let wanted?) where stored == wanted: return entries[slot].node
-                default: break
-                }
-            }
-            slot = (slot + 1) & mask
-        }
+        // The acquiring load of an entry's type word comes before the read of the entry.
+        NodeIndex.probe(identity: UInt(bitPattern: ObjectIdentifier(type)), name: name, mask: mask,
+                        type: { types[$0].load(ordering: .acquiring) },
+                        entry: { (entries[$0].name, entries[$0].node) })
     }
 }

@@ -212,19 +212,32 @@ struct NodeIndex {
         let identity = UInt(bitPattern: ObjectIdentifier(type))
         let mask = mask
         return entries.withUnsafeBufferPointer { entries in
-            var slot = Self.slot(of: identity, name: name, mask: mask)
-            while true {
-                let entryType = entries[slot].type
-                if entryType == 0 { return nil }
-                if entryType == identity {
-                    switch (entries[slot].name, name) {
-                    case (nil, nil): return entries[slot].node
-                    case (let stored?, let wanted?) where stored == wanted: return entries[slot].node
-                    default: break
-                    }
+            Self.probe(identity: identity, name: name, mask: mask, type: { entries[$0].type },
+                       entry: { (entries[$0].name, entries[$0].node) })
+        }
+    }
+
+    /// The node of the key of type `identity` and `name` in an open-addressing table of
+    /// `mask + 1` entries, probed from the key's slot: `type(slot)` is the identity at a slot
+    /// (0 for an empty one), `entry(slot)` its name and node.
+    @inlinable @inline(__always)
+    static func probe(
+        identity: UInt, name: String?, mask: Int,
+        type: (Int) -> UInt, entry: (Int) -> (name: String?, node: UnownedReference<AnyNode>?)
+    ) -> UnownedReference<AnyNode>? {
+        var slot = slot(of: identity, name: name, mask: mask)
+        while true {
+            let entryType = type(slot)
+            if entryType == 0 { return nil }
+            if entryType == identity {
+                let found = entry(slot)
+                switch (found.name, name) {
+                case (nil, nil): return found.node
+                case (let stored?, let wanted?) where stored == wanted: return found.node
+                default: break
                 }
-                slot = (slot + 1) & mask
             }
+            slot = (slot + 1) & mask
         }
     }
 }
