@@ -306,9 +306,10 @@ extension Lock: @unchecked Sendable {}
 /// Invariant: `stored` is an atomic; `builder`, `awaitedBuild`, `sealed` and `destroy` are read
 /// and written only under the lock of the injector's `BuildCoordinator` (`destroy` also in
 /// `deinit`); `destroy` is written once, before `stored` publishes the instance, and read only in
-/// `deinit`; `creation`, `closable` and `asyncClosable` are written under that lock before
-/// `stored` publishes the instance, and read only after an acquiring load sees it; the instance
-/// stored is always of type `valueType`.
+/// `deinit`; `closable` and `asyncClosable` are written under that lock before `stored`
+/// publishes the instance, and `creation` under it just after; a shutdown reads them after it has
+/// sealed the storage under that lock, so it sees all three; the instance stored is always of
+/// type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
 
 /// Invariant: `stored` is read and written only under `lock`.
