@@ -1,7 +1,7 @@
 import Sightless
 import Testing
 
-/// Two services that each take 100 ms to open, and what needs both.
+/// Two services that open with `await`, and what needs both.
 private final class Cache: Sendable {}
 private final class Broker: Sendable {}
 
@@ -19,28 +19,33 @@ private final class Dashboard: Injectable, Sendable {
 
 private let opening = Duration.milliseconds(100)
 
-/// The shortest of up to ten timings of `body`, stopping at the first under `bound`. The tests
-/// run beside many others on a busy machine, which can only make a timing longer: one run under
-/// the bound shows the two waits overlapped (one after the other, they take at least 200 ms).
-private func shortestTiming(under bound: Duration, _ body: () async throws -> Void) async rethrows -> Duration {
-    let clock = ContinuousClock()
-    var shortest = Duration.seconds(3600)
-    for _ in 0..<10 {
-        shortest = min(shortest, try await clock.measure { try await body() })
-        if shortest < bound { break }
+/// Two builds that each wait for the other to start: both finish only when they run at the
+/// same time. Built one after the other, the first would wait for the second until the deadline
+/// (10 s, far beyond any delay a busy machine or a sanitizer adds) and then fail.
+private final class Meeting: Sendable {
+    private let arrived = Locked(0)
+
+    func arriveAndWaitForTheOther() async throws {
+        arrived.withLock { $0 += 1 }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while arrived.withLock({ $0 }) < 2 {
+            if ContinuousClock.now > deadline { throw OpenError.refused("the other build never started") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
     }
-    return shortest
 }
 
-private func slowBindings(scope: Scope = .unscoped, failing: Bool = false) -> Bindings {
+/// The pool and the cache open with `await`: each meets the other when `meeting` is given, and
+/// takes 100 ms otherwise.
+private func slowBindings(scope: Scope = .unscoped, failing: Bool = false, meeting: Meeting? = nil) -> Bindings {
     Bindings { binder in
         binder.bind(DatabasePool.self).to { _ async throws in
-            try await Task.sleep(for: opening)
+            if let meeting { try await meeting.arriveAndWaitForTheOther() } else { try await Task.sleep(for: opening) }
             if failing { throw OpenError.refused("pool") }
             return try await DatabasePool(url: "slow")
         }.in(scope)
         binder.bind(Cache.self).to { _ async throws in
-            try await Task.sleep(for: opening)
+            if let meeting { try await meeting.arriveAndWaitForTheOther() } else { try await Task.sleep(for: opening) }
             if failing { throw OpenError.refused("cache") }
             return Cache()
         }.in(scope)
@@ -50,11 +55,10 @@ private func slowBindings(scope: Scope = .unscoped, failing: Bool = false) -> Bi
 
 @Suite("Concurrent async dependencies")
 struct ConcurrentAsyncDependencyTests {
-    @Test("independent async dependencies are built at the same time: two 100 ms ones in under 150 ms")
+    @Test("independent async dependencies are built at the same time: each waits for the other to start")
     func builtConcurrently() async throws {
-        let injector = try Injector(slowBindings())
-        let elapsed = try await shortestTiming(under: opening * 1.5) { _ = try await injector.instance(Dashboard.self) }
-        #expect(elapsed < opening * 1.5, "took \(elapsed)")
+        let injector = try Injector(slowBindings(meeting: Meeting()))
+        _ = try await injector.instance(Dashboard.self)
     }
 
     @Test("the failures of two async dependencies are reported together")
@@ -68,12 +72,9 @@ struct ConcurrentAsyncDependencyTests {
 
     @Test("Injector.start awaits eager async singletons at the same time")
     func eagerStartConcurrently() async throws {
-        var injector: Injector?
-        let elapsed = try await shortestTiming(under: opening * 1.5) {
-            injector = try await Injector.start(modules: [slowBindings(scope: .eagerSingleton)])
-        }
-        #expect(elapsed < opening * 1.5, "took \(elapsed)")
-        let started = try #require(injector)
+        // Each eager singleton waits for the other to start: awaited one after the other, they
+        // would fail.
+        let started = try await Injector.start(modules: [slowBindings(scope: .eagerSingleton, meeting: Meeting())])
         // Built at start-up: a synchronous request reads them.
         _ = try started.getInstance(DatabasePool.self)
         _ = try started.getInstance(Cache.self)
