@@ -44,13 +44,11 @@ extension InstanceStorage {
     /// `await` too.
     static func awaitedBuiltAfterShutDown<Value>(_ value: Transfer<Value>, key: AnyKey) async -> InjectionError {
         guard let closable = value.value as? any AsyncClosable else { return builtAfterShutDown(value.value, key: key) }
-        var problems = [InjectionError.Problem(.injectorShutDown(key: key), path: [key])]
         do {
             try await closable.close()
+            return shutDownError(key, closing: nil)
         } catch {
-            problems.append(InjectionError.Problem(
-                .closeFailed(key: key, error: String(describing: error)), path: [key], underlying: error))
+            return shutDownError(key, closing: error)
         }
-        return InjectionError(problems: problems) ?? InjectionError(.injectorShutDown(key: key), path: [key])
     }
 }

@@ -165,10 +165,18 @@ extension InstanceStorage {
     /// `injectorShutDown`, and `closeFailed` if closing the instance (which no one else will
     /// close) threw.
     static func builtAfterShutDown<Value>(_ value: Value, key: AnyKey) -> InjectionError {
-        var problems = [InjectionError.Problem(.injectorShutDown(key: key), path: [key])]
         do {
             try (value as? any Closable)?.close()
+            return shutDownError(key, closing: nil)
         } catch {
+            return shutDownError(key, closing: error)
+        }
+    }
+
+    /// `injectorShutDown` for `key`, with `closeFailed` when closing the value built threw.
+    static func shutDownError(_ key: AnyKey, closing error: (any Error)?) -> InjectionError {
+        var problems = [InjectionError.Problem(.injectorShutDown(key: key), path: [key])]
+        if let error {
             problems.append(InjectionError.Problem(
                 .closeFailed(key: key, error: String(describing: error)), path: [key], underlying: error))
         }

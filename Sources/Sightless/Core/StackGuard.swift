@@ -187,11 +187,19 @@ extension Nesting {
     /// neither can be placed on it.
     func checkRoom(_ room: UInt, at here: UInt, for key: AnyKey) throws(InjectionError) {
         guard floor != 0 else { return }
-        let low = floor - StackGuard.reserve(of: span), ceiling = floor &+ span
-        var here = here
-        if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
-        guard here >= low, here < ceiling, here - low < room else { return }
-        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(ceiling - low)), path: [key])
+        let (frame, stack) = placed(here)
+        guard let frame, frame - stack.lowerBound < room else { return }
+        throw InjectionError(.tooDeep(depth: depth, stackSize: stack.count), path: [key])
+    }
+
+    /// The thread's stack, and the frame at `here` placed on it: `here`, or the stack pointer
+    /// when `here` is not on the stack (AddressSanitizer keeps addressed locals on a fake stack
+    /// of its own); `nil` for the frame when neither is. For a nesting whose `floor` is known.
+    private func placed(_ here: UInt) -> (frame: UInt?, stack: Range<UInt>) {
+        let stack = (floor - StackGuard.reserve(of: span))..<(floor &+ span)
+        if stack.contains(here) { return (here, stack) }
+        if let pointer = StackGuard.stackPointer(), stack.contains(pointer) { return (pointer, stack) }
+        return (nil, stack)
     }
 
     /// Goes on from the nesting of an enclosing request of another injector on this thread:
@@ -204,19 +212,17 @@ extension Nesting {
     /// the stack pointer) lies below the floor of this thread's stack.
     func checkStack(at here: UInt) throws(InjectionError) {
         guard floor != 0 else { return }
-        let low = floor - StackGuard.reserve(of: span), ceiling = floor &+ span
-        var here = here
-        if here < low || here >= ceiling, let pointer = StackGuard.stackPointer() { here = pointer }
+        let (frame, stack) = placed(here)
         let tooDeep: Bool
-        if here >= low, here < ceiling {
-            tooDeep = here < floor
+        if let frame {
+            tooDeep = frame < floor
         } else {
-            // Not on the thread's stack (AddressSanitizer keeps addressed locals on a fake
-            // stack of its own): estimate from the depth instead, generously per level.
-            let size = ceiling - low, margin = min(UInt(StackGuard.reserve) * 2, size / 2)
+            // Neither on the thread's stack: estimate from the depth instead, generously per
+            // level.
+            let size = UInt(stack.count), margin = min(UInt(StackGuard.reserve) * 2, size / 2)
             tooDeep = UInt(max(depth, 0)) * StackGuard.bytesPerLevel > (size > margin ? size - margin : 0)
         }
         guard tooDeep else { return }
-        throw InjectionError(.tooDeep(depth: depth, stackSize: Int(ceiling - low)))
+        throw InjectionError(.tooDeep(depth: depth, stackSize: stack.count))
     }
 }
