@@ -101,3 +101,23 @@ struct AwaitedArgumentViewModelTests {
         #expect(session.user == "grace")
     }
 }
+
+@Suite("Regression: an alias takes its target's isolation")
+struct AliasIsolationTests {
+    @Test("a singleton protocol key bound to a main-actor type builds on the main actor")
+    func singletonAliasOfMainActorType() throws {
+        let injector = try Injector(modules: [GreetingModule()])
+        let api = try injector.getInstance((any GreetingApi).self)
+        #expect(api.greeting() == "hello")
+        #expect(api as AnyObject === (try injector.getInstance((any GreetingApi).self)) as AnyObject)
+    }
+
+    @Test("a singleton protocol key bound to a main-actor type is awaited from a detached task")
+    func singletonAliasAwaitedOffActor() async throws {
+        let injector = try Injector(modules: [GreetingModule()])
+        let first = try await Task.detached {
+            ObjectIdentifier(try await injector.instance((any GreetingApi).self) as AnyObject)
+        }.value
+        #expect(first == ObjectIdentifier(try injector.getInstance((any GreetingApi).self) as AnyObject))
+    }
+}

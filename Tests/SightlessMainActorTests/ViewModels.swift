@@ -76,3 +76,21 @@ final class ProfileViewModel: MainActorInjectable {
     static let properties = Properties<ProfileViewModel>().inject(\.settings)
     func awakeFromInjection() { pageSize = settings?.pageSize ?? 0 }
 }
+
+/// A protocol key whose one implementation is a main-actor type: a singleton alias of it takes
+/// the implementation's isolation.
+protocol GreetingApi {
+    func greeting() -> String
+}
+
+final class HttpGreetingApi: GreetingApi, MainActorInjectable {
+    init() {}
+    func greeting() -> String { "hello" }
+    static let initializer = Initializer(HttpGreetingApi.init)
+}
+
+struct GreetingModule: Module {
+    func configure(_ binder: Binder) {
+        binder.bind((any GreetingApi).self).to(HttpGreetingApi.self).in(.singleton)
+    }
+}

@@ -50,10 +50,12 @@ extension Recipe {
         }
         let rethrow = linker.rethrow
         let offActor = isolatedReason
+        let reentry = linker.meaning.reentry
         let unscoped: AsyncPlan<Value> = { request in
             // The key is being built in this task and the tasks it starts: asking for it again
-            // there (through a resolver, a `Lazy` or a `Factory`) could only await itself.
-            try await AwaitedReentry.enter(key) {
+            // there (through a resolver, a `Lazy` or a `Factory`) with nothing new to build
+            // from could only await itself; with creation-time arguments it recurses.
+            try await AwaitedReentry.enter(key, reentry) {
                 let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
                 let section = AsyncSection(request: request, prefetched: prefetched)
                 switch build {

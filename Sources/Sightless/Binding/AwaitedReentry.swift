@@ -36,11 +36,13 @@ enum AwaitedReentry {
 
     @TaskLocal static var active: Link?
 
-    /// Runs the build of `key`, which must not be running already.
+    /// Runs the build of `key`, which must not be running already when re-entering it is a
+    /// cycle (`Meaning.Reentry`); a recursion through creation-time arguments is bounded by
+    /// `deepest` alone.
     nonisolated(nonsending)
-    static func enter<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
+    static func enter<Value>(_ key: AnyKey, _ reentry: Meaning.Reentry, _ body: () async throws -> Value) async throws -> Value {
         let active = active
-        try check(key, through: .request)
+        if reentry == .cycle { try check(key, through: .request) }
         let depth = (active?.depth ?? 0) + 1
         guard depth <= deepest else {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])

@@ -68,43 +68,36 @@ extension Recipe {
         source: Source, scope: Scope, location: SourceLocation, dependencies: [Dependency],
         problems: [InjectionError.Problem] = []
     ) -> Recipe {
-        let erased = key.erased
-        let link: @Sendable (any Linking) throws -> Plan<T> = { linker in
+        // The recipe is an ordinary one marked with its actor: the graph decides the node's
+        // isolation from that mark, and linking makes an isolated node of it (`isolatedNode`).
+        var recipe = Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
+                            problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
             let make = try initializer.link(linker)
             let setProperties = try properties.link(linker)
             return { resolution in
-                // Checked before any argument is built: off the main actor, nothing is.
-                guard ActorIsolation.mainActor.isCurrent else {
-                    throw InjectionError(.offActor(key: erased, actor: ActorIsolation.mainActor.name), path: [erased])
-                }
                 var instance = try make(&resolution)
                 try setProperties?(&instance, &resolution)
                 try awake(instance)
                 return instance
             }
         }
-        var recipe = Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
-                            problems: problems, concreteType: T.self, buildLocation: initializer.location, build: link)
         recipe.isolation = .mainActor
-        let reported = source.buildsValues
-        recipe.makeNode = { linker, scope in
-            // As any recipe's node: decorators and observers on the unscoped plan, and the
-            // keeper of a value kept beyond its request.
-            var plan = try link(linker)
-            for decorator in linker.decorators { plan = try decorator.decorate(plan) }
-            if reported, let observers = linker.observers { plan = observers.observe(plan, key: erased, scope: scope) }
-            let lifetime = scope.strategy.lifetime
-            if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
-            return isolatedNode(erased, plan: plan, linker, scope)
-        }
         return recipe
     }
 
-    /// The node of a value isolated to the main actor: its unscoped `plan` is run on the main
-    /// actor, synchronously there, awaited from anywhere else.
-    private static func isolatedNode<Value>(
-        _ key: AnyKey, plan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope
+    /// The node of a value the graph decided is isolated to the main actor (its own type's
+    /// isolation, or for an alias its target's): its unscoped `plan` is run on the main actor,
+    /// synchronously there, awaited from anywhere else.
+    static func isolatedNode<Value>(
+        _ key: AnyKey, plan isolatedPlan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope
     ) -> AnyNode {
+        // Checked before any argument is built: off the main actor, nothing is.
+        let plan: Plan<Value> = { resolution in
+            guard ActorIsolation.mainActor.isCurrent else {
+                throw InjectionError(.offActor(key: key, actor: ActorIsolation.mainActor.name), path: [key])
+            }
+            return try isolatedPlan(&resolution)
+        }
         // Dependencies isolated to the main actor and needing nothing else are built in this
         // node's section, on the main actor: awaiting them apart would hop there twice.
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies.filter { dependency in
@@ -127,11 +120,9 @@ extension Recipe {
                 Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
-        let made = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
+        return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
             ActorIsolation.mainActor.isCurrent && awaited.nodes.allSatisfy(\.isReady)
         })
-        made.isolation = .mainActor
-        return made
     }
 
     /// A `MainActorInjectable` type whose initializer is `async`: awaited like any `async`

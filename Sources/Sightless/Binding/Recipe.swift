@@ -106,6 +106,7 @@ struct Recipe: Sendable {
             // A value kept beyond its request is built for the injector that keeps it.
             let lifetime = scope.strategy.lifetime
             if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
+            if linker.meaning.isolation == .mainActor { return Recipe.isolatedNode(erased, plan: plan, linker, scope) }
             return try Recipe.node(erased, linker, scope, build: .synchronous(plan))
         }
         storage = RecipeStorage(
@@ -134,6 +135,9 @@ protocol LinkingNode {
     var decorators: [Decorator] { get }
     /// The injector's observers, or `nil` when it has none.
     var observers: InstanceObservers? { get }
+    /// What the graph decided for the node: its owner, isolation, whether it needs `await`,
+    /// and what re-entering it means.
+    var meaning: Meaning { get }
 }
 
 // MARK: - The kinds of recipe

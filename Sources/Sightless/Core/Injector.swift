@@ -155,8 +155,9 @@ extension Injector {
     ) throws(InjectionError) -> Value {
         var resolution = Resolution(injector: self, arguments: arguments, nestedIn: frame)
         let id = ObjectIdentifier(node)
-        // Asking again, with nothing new to build from, for a key being built can only recur.
-        if arguments == nil, node.storage == nil, frame.active.contains(id) {
+        // Asking again, with nothing new to build from, for a key being built can only recur
+        // (the graph's decision, `Meaning.Reentry`, read on every path).
+        if node.meaning.reentry == .cycle, node.storage == nil, frame.active.contains(id) {
             throw InjectionError(.reentered(key: node.key, through: .request), path: [node.key])
         }
         frame.active.append(id)

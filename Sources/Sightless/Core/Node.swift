@@ -11,9 +11,12 @@ class AnyNode {
     /// requests, handles and initializer arguments, with no closure call. Its `valueType` is
     /// always the node's (`init` keeps no storage of another type).
     @usableFromInline let storage: InstanceStorage?
-    /// The actor the node's value is built on, or `nil` for a nonisolated one; set when the
-    /// node is linked, before anything reads it (see `IsolatedRecipe.swift`).
-    var isolation: ActorIsolation?
+    /// The actor the node's value is built on, or `nil` for a nonisolated one: the graph's
+    /// decision (see `IsolatedRecipe.swift`).
+    var isolation: ActorIsolation? { meaning.isolation }
+    /// What the graph decided for the node (`Meaning`); set when the node is linked, before
+    /// anything reads it.
+    var meaning = Meaning.plain
 
     /// Builds the node's value once and drops it: what an eager scope asks when the injector is
     /// built, its value then kept by the scope.

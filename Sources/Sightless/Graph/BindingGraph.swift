@@ -11,10 +11,8 @@ struct BindingGraph: Sendable {
         var linkedDynamicDependencies: [Dependency] = []
         /// For a node compiled earlier, whether a parent injector compiled it.
         var fromParent = false
-        /// For a node compiled earlier, the key that makes it need `await`, if any.
-        var linkedAwaited: AnyKey?
-        /// For a node compiled earlier, the actor its value is built on, if any.
-        var linkedIsolation: ActorIsolation?
+        /// For a node compiled earlier, the meaning its graph decided for it.
+        var linkedMeaning = Meaning.plain
         var edges: [Edge] = []
 
         /// The recipe's dependencies, which its edges fill (by `Edge.dependencyIndex`); none
@@ -55,12 +53,21 @@ struct BindingGraph: Sendable {
         index.reserveCapacity(count)
     }
 
-    mutating func setLinkedAwaited(_ awaited: AnyKey?, of node: Int) {
-        nodes[node].linkedAwaited = awaited
+    mutating func setLinkedMeaning(_ meaning: Meaning, of node: Int) {
+        nodes[node].linkedMeaning = meaning
     }
 
-    mutating func setLinkedIsolation(_ isolation: ActorIsolation?, of node: Int) {
-        nodes[node].linkedIsolation = isolation
+    /// The meaning of each node, by its index, once `GraphCompiler.decide()` has decided them.
+    private(set) var meanings: [Meaning] = []
+
+    mutating func setMeanings(_ decided: [Meaning]) {
+        meanings = decided
+    }
+
+    /// The meaning of every node, by index: those decided, or for a graph not decided
+    /// (discovered only, to be explained or checked by one rule), those deciding now gives.
+    var decidedMeanings: [Meaning] {
+        meanings.count == nodes.count ? meanings : decideMeanings(perChild: false)
     }
 
     mutating func setEdges(_ edges: [Edge], of node: Int) {

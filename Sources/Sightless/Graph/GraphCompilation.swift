@@ -36,6 +36,21 @@ final class GraphCompilation: Compilation {
         func binds(_ key: AnyKey) -> Bool {
             compilation.bindings[key] != nil || compilation.parent?.binds(key) == true
         }
+
+        /// Compiles in the parent the just-in-time types of a child's `graph` that reach
+        /// nothing of the child's own (its `bindings`, a key it decorates, a value it is made
+        /// with): such a type means the same in the whole family, so a singleton it declares is
+        /// the family's one, whether a plain child, a template's child or the parent reaches it
+        /// first. Returns whether any was compiled, after which the child's graph is discovered
+        /// again to find them. A type the parent cannot compile stays the child's, whose graph
+        /// then reports its problems with the child's path.
+        func adoptSharedTypes(of graph: BindingGraph, bindings: [AnyKey: Recipe], decorated: [AnyKey: [Decorator]]) -> Bool {
+            var adopted = false
+            for shared in graph.justInTimeKeysNotReaching(bindings, isOwn: { decorated[$0] != nil }) {
+                if (try? compilation.compile(shared, into: nodes)) != nil { adopted = true }
+            }
+            return adopted
+        }
     }
 
     private init(
@@ -92,20 +107,30 @@ final class GraphCompilation: Compilation {
         let existing: (AnyKey) -> AnyNode? = parent.map { parent in
             { key in ownBindings[key] != nil ? nil : parent.node(for: key) }
         } ?? { _ in nil }
-        var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: existing,
-                                     inherited: { _ in true })
-        composition.configure(&compiler)
-        compiler.contextualBindings = composition.contextualBindings
-        compiler.reserveCapacity(merged.bindings.count)
-        for key in merged.order { compiler.addRoot(key) }
-        // A contextual binding's consumer is compiled now, so that the binding is checked.
-        for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
-        var unbuildable: [InjectionError.Problem] = []
-        var reported: Set<AnyKey> = []
-        for (key, location) in moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
-        where compiler.addRoot(key) == nil && reported.insert(key).inserted {
-            unbuildable.append(MissingBindingRule.problem(
-                for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
+        let entryPoints = moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
+        func discover() -> (GraphCompiler, [InjectionError.Problem]) {
+            var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: existing,
+                                         inherited: { _ in true })
+            composition.configure(&compiler)
+            compiler.contextualBindings = composition.contextualBindings
+            compiler.reserveCapacity(merged.bindings.count)
+            for key in merged.order { compiler.addRoot(key) }
+            // A contextual binding's consumer is compiled now, so that the binding is checked.
+            for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
+            var unbuildable: [InjectionError.Problem] = []
+            var reported: Set<AnyKey> = []
+            for (key, location) in entryPoints where compiler.addRoot(key) == nil && reported.insert(key).inserted {
+                unbuildable.append(MissingBindingRule.problem(
+                    for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
+            }
+            return (compiler, unbuildable)
+        }
+        var (compiler, unbuildable) = discover()
+        // What a child reaches that is the family's is compiled by the parent, as it is when the
+        // child requests it later.
+        if let parent, parent.adoptSharedTypes(of: compiler.graph, bindings: merged.bindings,
+                                               decorated: composition.decorators) {
+            (compiler, unbuildable) = discover()
         }
         if let error = InjectionError(problems: merged.problems + shadowing + composition.problems + unbuildable
                                       + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
@@ -143,12 +168,8 @@ final class GraphCompilation: Compilation {
             // parent's to compile, so that a singleton one of them declares is the family's one.
             if let parent {
                 // A type this child decorates is its own to compile, and so is what needs it.
-                let decorated = composition.decorators
-                let parentsToCompile = compiler.graph.justInTimeKeysNotReaching(bindings) { decorated[$0] != nil }
-                var compiledInParent = false
-                for shared in parentsToCompile {
-                    if (try? parent.compilation.compile(shared, into: parent.nodes)) != nil { compiledInParent = true }
-                }
+                let compiledInParent = parent.adoptSharedTypes(of: compiler.graph, bindings: bindings,
+                                                               decorated: composition.decorators)
                 if let node = inherited(key) { return (node, [key: node], true) }
                 if compiledInParent {
                     compiler = self.compiler(lookup)

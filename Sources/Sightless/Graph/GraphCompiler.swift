@@ -59,10 +59,17 @@ struct GraphCompiler {
         return node
     }
 
+    /// Decides the meaning of every node (`Meaning`), which the rules check and the linker
+    /// gives each node. Call once discovery is done, before `validate` and `link`.
+    mutating func decide() {
+        graph.setMeanings(graph.decideMeanings(perChild: perChild))
+    }
+
     /// Runs every rule; the problems in a stable order.
     /// `awaitsEagerValues` is `true` for an injector that awaits its eager values
     /// (`Injector.start`), which may then need `await`.
-    func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
+    mutating func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
+        decide()
         let rules: [any GraphRule] = [
             RecipeProblemsRule(),
             MissingBindingRule(bindings: bindings),
@@ -91,6 +98,7 @@ struct GraphCompiler {
     /// - Returns: the key of every node linked with the node at the same position, and the
     ///   nodes in the order they were linked.
     func linkAll() throws(InjectionError) -> (keys: [AnyKey], nodes: [AnyNode], order: [AnyNode]) {
+        let meanings = graph.meanings.count == graph.nodes.count ? graph.meanings : graph.decideMeanings(perChild: perChild)
         let linked = LinkedNodes(existing: existing, planned: graph.index, decorators: decorators,
                                  observers: observers, contextual: contextual)
         linked.byNode = [AnyNode?](repeating: nil, count: graph.nodes.count)
@@ -115,10 +123,13 @@ struct GraphCompiler {
                 stack.removeLast()
                 state[node] = 2
                 guard let recipe = graph.nodes[node].recipe else { continue }
-                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner)
+                let meaning = meanings[node]
+                let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner,
+                                    meaning: meaning)
                 do {
-                    let scope = perChild ? PerChildScope.wrapping(recipe.scope, owner: owner) : nil
+                    let scope = meaning.owner == .eachChild ? PerChildScope.wrapping(recipe.scope, owner: owner) : nil
                     let made = try recipe.link(linker, scope: scope)
+                    made.meaning = meaning
                     linked.byNode[node] = made
                     linked.order.append(made)
                 } catch {
@@ -150,11 +161,7 @@ struct GraphCompiler {
             }
             let index = graph.add(key, recipe: nil, parent: parent, linkedDynamicDependencies: dynamic ?? [],
                                   fromParent: inherited(node))
-            // A node isolated to an actor and needing nothing else awaits only its actor:
-            // the graph checks that apart (`IsolationRule`).
-            let onlyIsolated = node.isolation != nil && node.awaited == key
-            graph.setLinkedAwaited(onlyIsolated ? nil : node.awaited, of: index)
-            graph.setLinkedIsolation(node.isolation, of: index)
+            graph.setLinkedMeaning(node.meaning, of: index)
             return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
@@ -196,8 +203,10 @@ struct GraphCompiler {
                                        throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     var target = self.node(for: wrapped, parent: node)
-                    // A requested `T??` unwraps one level at a time: `T?` is a wrapper too.
-                    if target == nil, isWrapper, let inner = wrapped.type as? any RequestedWrapper.Type {
+                    // A `T??` unwraps one level at a time, requested or as an argument alike:
+                    // `T?` is a wrapper too (`nil` when nothing builds `T`).
+                    if target == nil, isWrapper || wrapped.type is any OptionalDependency.Type,
+                       let inner = wrapped.type as? any RequestedWrapper.Type {
                         target = add(inner.requestRecipe(name: wrapped.name), parent: node)
                     }
                     edges.append(.init(dependencyIndex: position, target: target, throughWrapped: true))

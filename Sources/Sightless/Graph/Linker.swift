@@ -13,8 +13,12 @@ final class Linker: Linking, LinkingNode {
     /// The node the last call of `plan(for:as:)` found, by the dependency's key.
     private var lastFound: (key: AnyKey, node: AnyNode)?
 
-    init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner) {
+    /// What the graph decided for the node being linked.
+    let meaning: Meaning
+
+    init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner, meaning: Meaning = .plain) {
         self.key = key
+        self.meaning = meaning
         self.owner = owner
         self.location = location
         self.nodes = nodes

@@ -16,12 +16,8 @@ extension Factory {
         guard let injector else {
             throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
         }
-        // A value that awaits a Factory of itself while it is built would await for ever.
-        do {
-            try AwaitedReentry.check(key, through: .request)
-        } catch {
-            throw InjectionError.request(error, key: key)
-        }
+        // Whether building the value again from inside its own build is a cycle is the node's
+        // to say (`Meaning.Reentry`): with creation-time arguments it is a recursion.
         return try await injector.awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments)
     }
 }

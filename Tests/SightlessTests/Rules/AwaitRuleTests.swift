@@ -63,7 +63,7 @@ struct AwaitRuleTests {
             binder.bind(Client.self)
             binder.bind(LazyClient.self)
         }
-        let awaited = AwaitRule.awaitedKeys(graph)
+        let awaited = graph.decidedMeanings.map(\.awaited)
         let byKey = Dictionary(uniqueKeysWithValues: zip(graph.nodes.map(\.key), awaited))
         #expect(byKey[Key<Secret>().erased] == .some(Key<Secret>().erased))
         #expect(byKey[Key<Client>().erased] == .some(Key<Secret>().erased))
@@ -80,7 +80,7 @@ struct AwaitRuleTests {
             }
             binder.bind(Key<ChainLink>(named: "0")).to(Initializer { (_: Secret) in ChainLink() })
         }
-        let awaited = AwaitRule.awaitedKeys(graph)
+        let awaited = graph.decidedMeanings.map(\.awaited)
         let byKey = Dictionary(uniqueKeysWithValues: zip(graph.nodes.map(\.key), awaited))
         #expect((0..<50).allSatisfy { byKey[Key<ChainLink>(named: String($0)).erased] == .some(Key<Secret>().erased) })
     }
@@ -89,6 +89,6 @@ struct AwaitRuleTests {
     func synchronousGraph() {
         let graph = ruleGraph { $0.bind(Garage.self).in(.eagerSingleton) }
         #expect(AwaitRule().check(graph).isEmpty)
-        #expect(AwaitRule.awaitedKeys(graph).allSatisfy { $0 == nil })
+        #expect(graph.decidedMeanings.map(\.awaited).allSatisfy { $0 == nil })
     }
 }

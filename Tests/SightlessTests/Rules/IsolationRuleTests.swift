@@ -99,7 +99,7 @@ struct IsolationRuleTests {
     @Test("every node knows the actor it needs: its own, or the one an unscoped dependency needs")
     func neededIsolation() {
         let graph = ruleGraph(roots: [key(Holder.self), key(LazyHolder.self)]) { _ in }
-        let needs = IsolationRule.neededIsolation(graph)
+        let needs = IsolationRule.neededIsolation(graph, graph.decidedMeanings)
         func needed(_ key: AnyKey) -> [AnyKey]? { graph.index[key].flatMap { needs[$0]?.1 } }
         #expect(needed(key(Screen.self)) == [key(Screen.self)])
         #expect(needed(key(Holder.self)) == [key(Holder.self), key(Presenter.self), key(Screen.self)])

@@ -56,7 +56,7 @@ struct MissingBindingRuleTests {
 
     @Test("a named key nothing provides lists the keys bound with the same type")
     func nearMisses() {
-        let compiler = ruleCompiler { binder in
+        var compiler = ruleCompiler { binder in
             binder.bind(MissingNamed.self)
             binder.bind(Key<Int>(named: "prot")).to(instance: 80)
         }

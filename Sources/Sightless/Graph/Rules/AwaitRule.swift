@@ -9,10 +9,10 @@ struct AwaitRule: GraphRule {
     var awaitsEagerValues = false
 
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        let awaited = Self.awaitedKeys(graph)
+        let meanings = graph.decidedMeanings
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
-            guard let reason = awaited[index], let recipe = graph.nodes[index].recipe else { continue }
+            guard let reason = meanings[index].awaited, let recipe = graph.nodes[index].recipe else { continue }
             let vertex = graph.nodes[index]
             let strategy = recipe.scope.strategy
             if !(strategy is Unscoped) && !(strategy is Singleton) {
@@ -25,38 +25,5 @@ struct AwaitRule: GraphRule {
             }
         }
         return problems
-    }
-
-    /// For every node, the key whose `async` build makes it need `await`, or `nil`: found by
-    /// iterating to a fixed point, since a graph may hold cycles (reported by `CycleRule`).
-    static func awaitedKeys(_ graph: BindingGraph) -> [AnyKey?] {
-        var awaited: [AnyKey?] = []
-        awaited.reserveCapacity(graph.nodes.count)
-        var anyAwaited = false
-        for index in graph.nodes.indices {
-            let reason: AnyKey?
-            if let recipe = graph.nodes[index].recipe {
-                reason = recipe.isAsync ? graph.nodes[index].key : nil
-            } else {
-                reason = graph.nodes[index].linkedAwaited
-            }
-            anyAwaited = anyAwaited || reason != nil
-            awaited.append(reason)
-        }
-        // Without one node that needs `await`, none does: no pass over the edges.
-        var changed = anyAwaited
-        while changed {
-            changed = false
-            for index in graph.nodes.indices where awaited[index] == nil {
-                for edge in graph.nodes[index].edges where !edge.isDeferred {
-                    if let target = edge.target, let reason = awaited[target] {
-                        awaited[index] = reason
-                        changed = true
-                        break
-                    }
-                }
-            }
-        }
-        return awaited
     }
 }

@@ -8,10 +8,12 @@
 /// needs an actor is fine: it is built there, for one consumer, each time.
 struct IsolationRule: GraphRule {
     func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        let needs = Self.neededIsolation(graph)
+        let meanings = graph.decidedMeanings
+        let needs = Self.neededIsolation(graph, meanings)
         var problems: [InjectionError.Problem] = []
         for (index, vertex) in graph.nodes.enumerated() {
-            guard let recipe = vertex.recipe, recipe.isolation == nil, recipe.scope.strategy.lifetime > .none else { continue }
+            guard let recipe = vertex.recipe, meanings[index].isolation == nil,
+                  recipe.scope.strategy.lifetime > .none else { continue }
             // What the kept value holds: through its own dependencies, not its own isolation.
             for edge in vertex.edges where !edge.isDeferred {
                 guard let target = edge.target, let (actor, chain) = needs[target] else { continue }
@@ -29,10 +31,9 @@ struct IsolationRule: GraphRule {
     /// For every node, the actor its value needs and the keys from it down to the isolated
     /// value (it first, the isolated one last), or `nil`: found by iterating to a fixed point,
     /// since a graph may hold cycles (reported by `CycleRule`).
-    static func neededIsolation(_ graph: BindingGraph) -> [(ActorIsolation, [AnyKey])?] {
-        var needs: [(ActorIsolation, [AnyKey])?] = graph.nodes.map { vertex in
-            let own = vertex.recipe.map(\.isolation) ?? vertex.linkedIsolation
-            return own.map { ($0, [vertex.key]) }
+    static func neededIsolation(_ graph: BindingGraph, _ meanings: [Meaning]) -> [(ActorIsolation, [AnyKey])?] {
+        var needs: [(ActorIsolation, [AnyKey])?] = graph.nodes.indices.map { index in
+            meanings[index].isolation.map { ($0, [graph.nodes[index].key]) }
         }
         var changed = true
         while changed {
