@@ -203,7 +203,7 @@ struct SampleGraphTests {
     func inMemory() throws {
         let result = try SampleProcess().run("--in-memory", "graph")
         #expect(result.status == 0)
-        #expect(result.output.contains("TaskStore — singleton, alias\n  bound to → InMemoryTaskStore\n"))
+        #expect(result.output.contains("TaskStore — singleton, alias, kept by this injector\n  bound to → InMemoryTaskStore\n"))
         #expect(!result.output.contains("FileTaskStore"))
     }
 
@@ -220,7 +220,7 @@ struct SampleGraphTests {
         #expect(result.status == 0)
         #expect(result.output == #"""
             RemoveCommand — unscoped, just-in-time type, dynamic: Int
-            ├─ argument 1 → TaskStore — singleton, alias
+            ├─ argument 1 → TaskStore — singleton, alias, kept by this injector
             │  └─ bound to → FileTaskStore — unscoped, just-in-time type
             │     └─ argument 1 → String(named: "storePath") — unscoped, instance
             ├─ argument 2 → Console — unscoped, instance

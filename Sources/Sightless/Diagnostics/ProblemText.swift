@@ -261,7 +261,7 @@ enum ProblemText {
         case .descriptorsOffActor(_, let actor):
             return "Build the injector, or make the first request of the type, on \(actor); or await it: try await Injector.start(modules:) or try await injector.instance(…), which read them on \(actor)."
         case .capturesIsolated(let key, _, let actor, _):
-            return "Isolate \(key.typeName) to \(actor) too (MainActorInjectable), keep it .unscoped, or inject a Lazy or Factory of the isolated value and ask for it on \(actor)."
+            return "Isolate \(key.typeName) to \(actor) too (MainActorInjectable; for a protocol key, the type it is bound to: the key is then isolated with it), keep it .unscoped, or inject a Lazy or Factory of the isolated value and ask for it on \(actor)."
         case .overrideReplacesNothing(_, _, let nearMisses):
             return nearMisses.isEmpty
                 ? "Override a key the modules bind (check its type and name), or move the binding from overrides: to modules: if it adds a key."

@@ -16,8 +16,8 @@ struct GraphExportTests {
               rankdir=LR;
               node [shape=box, fontname="Helvetica"];
               edge [fontname="Helvetica", fontsize=10];
-              "Clock" [label="Clock\nsingleton, closure", style=bold];
-              "Feed" [label="Feed\nsingleton, alias", style=bold];
+              "Clock" [label="Clock\nsingleton, closure, kept by this injector", style=bold];
+              "Feed" [label="Feed\nsingleton, alias, kept by this injector", style=bold];
               "Logger" [label="Logger\nunscoped, provider"];
               "Reader" [label="Reader\nunscoped, type, dynamic: String"];
               "RemoteFeed" [label="RemoteFeed\nunscoped, just-in-time type"];
@@ -36,8 +36,8 @@ struct GraphExportTests {
     func mermaid() {
         #expect(injector.exportGraph(as: .mermaid) == #"""
             flowchart LR
-              Clock["Clock<br/>singleton, closure"]
-              Feed["Feed<br/>singleton, alias"]
+              Clock["Clock<br/>singleton, closure, kept by this injector"]
+              Feed["Feed<br/>singleton, alias, kept by this injector"]
               Logger["Logger<br/>unscoped, provider"]
               Reader["Reader<br/>unscoped, type, dynamic: String"]
               RemoteFeed["RemoteFeed<br/>unscoped, just-in-time type"]
@@ -56,8 +56,8 @@ struct GraphExportTests {
     @Test("text lists each node, then its edges indented")
     func text() {
         #expect(injector.exportGraph(as: .text) == #"""
-            Clock — singleton, closure
-            Feed — singleton, alias
+            Clock — singleton, closure, kept by this injector
+            Feed — singleton, alias, kept by this injector
               bound to → RemoteFeed
             Logger — unscoped, provider
             Reader — unscoped, type, dynamic: String
@@ -116,10 +116,10 @@ struct ExplainTests {
     func tree() throws {
         #expect(try injector.explain(Newsroom.Reader.self) == #"""
             Reader — unscoped, type, dynamic: String
-            ├─ argument 1 → Feed — singleton, alias
+            ├─ argument 1 → Feed — singleton, alias, kept by this injector
             │  └─ bound to → RemoteFeed — unscoped, just-in-time type
             │     ├─ argument 1 → String(named: "endpoint") — unscoped, instance
-            │     └─ argument 2 → Clock — singleton, closure
+            │     └─ argument 2 → Clock — singleton, closure, kept by this injector
             └─ property \Reader.logger (optional) → Logger — unscoped, provider
 
             """#)
@@ -133,10 +133,10 @@ struct ExplainTests {
         }
         #expect(try injector.explain(Desk.self) == #"""
             Desk — unscoped, just-in-time type
-            ├─ argument 1 → Feed — singleton, alias
+            ├─ argument 1 → Feed — singleton, alias, kept by this injector
             │  └─ bound to → RemoteFeed — unscoped, just-in-time type
             │     ├─ argument 1 → String(named: "endpoint") — unscoped, instance
-            │     └─ argument 2 → Clock — singleton, closure
+            │     └─ argument 2 → Clock — singleton, closure, kept by this injector
             └─ argument 2 → Feed (see above)
 
             """#)

@@ -4,7 +4,7 @@
 /// FeedScreen — unscoped, just-in-time type, dynamic: String
 /// ├─ argument 1 → Api — singleton, alias
 /// │  └─ bound to → HttpApi — unscoped, just-in-time type
-/// └─ property \FeedScreen.logger (optional) → Logger — singleton, type
+/// └─ property \FeedScreen.logger (optional) → Logger — singleton, type, kept by this injector
 /// ```
 ///
 /// A node reached a second time is not expanded again: the tree stays as small as the graph.

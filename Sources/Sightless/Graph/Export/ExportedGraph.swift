@@ -14,10 +14,15 @@ struct ExportedGraph {
         let edges: [Edge]
         /// Where the decorators of the key were declared, in the order they apply.
         var decorators: [SourceLocation] = []
+        /// What the graph decided for the node: who keeps its value, and its actor.
+        var meaning = Meaning.plain
 
-        /// `singleton, type` and, when there are any, the dynamic arguments.
+        /// `singleton, type`, who keeps a kept value (`kept by this injector`, `kept by each
+        /// child`), the actor of an isolated one and, when there are any, the dynamic arguments.
         var summary: String {
             var parts = [scope?.name ?? "", source].filter { !$0.isEmpty }
+            if meaning.owner == .injector || meaning.owner == .eachChild { parts.append("kept by \(meaning.owner)") }
+            if let isolation = meaning.isolation { parts.append("isolated to \(isolation)") }
             if !creationTime.isEmpty {
                 parts.append("dynamic: " + creationTime.map(\.key.typeName).joined(separator: ", "))
             }
@@ -53,6 +58,7 @@ struct ExportedGraph {
             let left = graph.nodes[lhs].key.description, right = graph.nodes[rhs].key.description
             return left == right ? lhs < rhs : left < right
         }
+        let meanings = graph.decidedMeanings
         var position = [Int](repeating: 0, count: graph.nodes.count)
         for (sorted, original) in order.enumerated() { position[original] = sorted }
         nodes = order.map { original in
@@ -66,7 +72,8 @@ struct ExportedGraph {
                 edges: node.edges.map { edge in
                     Edge(dependency: graph.dependency(of: edge, from: original), target: edge.target.map { position[$0] })
                 },
-                decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location))
+                decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location),
+                meaning: meanings[original])
         }
         var index: [AnyKey: Int] = [:]
         for (position, node) in nodes.enumerated() where index[node.key] == nil { index[node.key] = position }

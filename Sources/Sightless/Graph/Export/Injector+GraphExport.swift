@@ -10,7 +10,7 @@ extension Injector {
     /// let injector = try Injector(modules: [AppModule()])
     /// try injector.exportGraph(as: .dot).write(to: "graph.dot")   // then: dot -Tsvg graph.dot
     /// print(injector.exportGraph(as: .text))
-    /// // Api — singleton, alias
+    /// // Api — singleton, alias, kept by this injector
     /// //   bound to → HttpApi
     /// // HttpApi — unscoped, just-in-time type
     /// //   argument 1 → String(named: "endpoint")
@@ -48,10 +48,10 @@ extension Injector {
     /// ```swift
     /// print(try injector.explain(FeedScreen.self))
     /// // FeedScreen — unscoped, just-in-time type, dynamic: String
-    /// // ├─ argument 1 → Api — singleton, alias
+    /// // ├─ argument 1 → Api — singleton, alias, kept by this injector
     /// // │  └─ bound to → HttpApi — unscoped, just-in-time type
     /// // │     └─ argument 1 → String(named: "endpoint") — unscoped, instance
-    /// // └─ property \FeedScreen.logger (optional) → Logger — singleton, type
+    /// // └─ property \FeedScreen.logger (optional) → Logger — singleton, type, kept by this injector
     /// ```
     ///
     /// - Throws: ``InjectionError/Kind/missingBinding`` when nothing can build the type.

@@ -1,7 +1,7 @@
 /// Writes a graph as plain text: each node with its scope and source, then its edges.
 ///
 /// ```
-/// Api — singleton, alias
+/// Api — singleton, alias, kept by this injector
 ///   bound to → HttpApi
 /// HttpApi — unscoped, just-in-time type
 /// ```
