@@ -121,3 +121,13 @@ struct AliasIsolationTests {
         #expect(first == ObjectIdentifier(try injector.getInstance((any GreetingApi).self) as AnyObject))
     }
 }
+
+@Suite("An alias's isolation in the graph")
+struct AliasIsolationExportTests {
+    @Test("explain says a protocol key bound to a main-actor type is isolated to the main actor")
+    func explainShowsAliasIsolation() throws {
+        let injector = try Injector(modules: [GreetingModule()])
+        let text = try injector.explain((any GreetingApi).self)
+        #expect(text.hasPrefix("GreetingApi — singleton, alias, kept by this injector, isolated to MainActor"), "\(text)")
+    }
+}

@@ -58,6 +58,16 @@ private final class SyncDeep: Injectable {
     static let initializer = Initializer(SyncDeep.init(depth:factory:), .dynamic, .inject)
 }
 
+/// Awaits a Factory of itself with no arguments: nothing new to build from, so a cycle.
+private final class AwaitedSelfish: Injectable {
+    init(factory: Factory<AwaitedSelfish>) async throws { _ = try await factory.instance() }
+    static let initializer = Initializer(AwaitedSelfish.init(factory:))
+}
+
+private final class UnitOfWork: Injectable {
+    static let initializer = Initializer(UnitOfWork.init)
+}
+
 private struct DoublyOptional: Injectable {
     let value: Int??
     init(value: Int??) { self.value = value }
@@ -90,6 +100,44 @@ struct RegressionOneMeaningTests {
             .getInstance(RequestHandler.self).database
         #expect(first === second)
         #expect(first === (try parent.getInstance(SharedDatabase.self)))
+    }
+
+    @Test("a self-declared singleton a plain child's own binding reaches is the family's one")
+    func childBindingSingletonIsTheFamilys() throws {
+        let parent = try Injector(modules: [])
+        let first = try parent.child { binder in
+            binder.bind(RequestUser.self).to(instance: RequestUser(name: "a"))
+            binder.bind(RequestHandler.self)
+        }.getInstance(RequestHandler.self).database
+        let second = try parent.child { binder in
+            binder.bind(RequestUser.self).to(instance: RequestUser(name: "b"))
+            binder.bind(RequestHandler.self)
+        }.getInstance(RequestHandler.self).database
+        #expect(first === second)
+        #expect(first === (try parent.getInstance(SharedDatabase.self)))
+    }
+
+    @Test("a template's export says its own singletons are kept by each child, the family's by the parent")
+    func templateExportShowsOwners() throws {
+        let parent = try Injector(modules: [])
+        let template = try parent.childTemplate(providing: RequestUser.self) { binder in
+            binder.bind(UnitOfWork.self).in(.singleton)
+            binder.bind(RequestHandler.self)
+        }
+        let text = template.exportGraph(as: .text)
+        #expect(text.contains("UnitOfWork — singleton, type, kept by each child"), "\(text)")
+        #expect(text.contains("SharedDatabase — parent's"), "\(text)")
+    }
+
+    @Test("awaiting a Factory of itself with no arguments is a cycle, as it is synchronously")
+    func awaitedFactoryWithoutArgumentsIsACycle() async {
+        let injector = try? Injector(modules: [])
+        await #expect(throws: InjectionError.self) { _ = try await injector?.instance(AwaitedSelfish.self) }
+        do {
+            _ = try await injector?.instance(AwaitedSelfish.self)
+        } catch {
+            #expect(error.kind == .cyclicDependency)
+        }
     }
 
     @Test("a self-declared singleton a template's entry point reaches is the family's one, awaited too")
