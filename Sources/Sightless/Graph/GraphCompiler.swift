@@ -199,8 +199,13 @@ struct GraphCompiler {
                 if let target = direct {
                     edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
-                    edges.append(.init(dependencyIndex: position, target: self.node(for: deferred, parent: node),
-                                       throughWrapped: false, isDeferred: true))
+                    var target = self.node(for: deferred, parent: node)
+                    // A `Lazy<T?>` or `Factory<T?>` builds `T?` as a request of it would.
+                    if target == nil, deferred.type is any OptionalDependency.Type,
+                       let optional = deferred.type as? any RequestedWrapper.Type {
+                        target = add(optional.requestRecipe(name: deferred.name), parent: node)
+                    }
+                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     var target = self.node(for: wrapped, parent: node)
                     // A `T??` unwraps one level at a time, requested or as an argument alike:

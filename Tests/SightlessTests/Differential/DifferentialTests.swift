@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sightless
+import Testing
+
+// The differential suite: random configurations (`DfConfiguration`), and for each, the same
+// requests made through every path a user has (`DfPath`), each path on an injector of its own
+// built from the same modules. Every path must give what an awaited request gives: the same
+// value (compared by its structure), the same sharing (whether two requests got one kept
+// object, and whether a child's got its family's) and the same error kind. The only
+// differences allowed are `DfAllowedDifference`'s.
+//
+//   swift test --filter Differential                                     the default count
+//   SIGHTLESS_DIFFERENTIAL_COUNT=20000 swift test --filter Differential  more configurations
+//   SIGHTLESS_SEED=n swift test --filter Differential                    replays configuration n
+
+/// A way to reach a value.
+enum DfPath: String, CaseIterable, Sendable {
+    case awaited, synchronous, mainActor, lazyGet, lazyValue, factoryMake, factoryInstance,
+         plainChild, plainChildAwaited, templateChild, templateChildAwaited, argument
+
+    /// Whether the path asks synchronously, so that a value needing `await` is refused.
+    var isSynchronous: Bool {
+        switch self {
+        case .synchronous, .mainActor, .lazyGet, .factoryMake, .plainChild, .templateChild, .argument: true
+        case .awaited, .lazyValue, .factoryInstance, .plainChildAwaited, .templateChildAwaited: false
+        }
+    }
+
+    /// Whether the path runs on the main actor.
+    var isOnMainActor: Bool { self == .mainActor }
+}
+
+/// The differences between paths that are the point of the paths, each with its reason; any
+/// other difference is a defect.
+enum DfAllowedDifference: CaseIterable {
+    /// A synchronous request of a value that needs `await` (an `async` build not done yet)
+    /// cannot build it: `needsAwait`, where awaiting builds it.
+    case needsAwait
+    /// A synchronous request off the main actor cannot build a value isolated to it: `offActor`,
+    /// where awaiting hops there.
+    case offActor
+
+    /// The allowed difference that explains `outcome` on `path` where awaiting gave `reference`.
+    static func explaining(_ outcome: DfOutcome, on path: DfPath, awaited reference: DfOutcome) -> Self? {
+        guard reference.shape != nil, path.isSynchronous, let kind = outcome.kind else { return nil }
+        if kind == .needsAwait { return .needsAwait }
+        if kind == .offActor && !path.isOnMainActor { return .offActor }
+        return nil
+    }
+}
+
+/// What one path gave for one request.
+struct DfOutcome: Equatable, Sendable, CustomStringConvertible {
+    var shape: String?
+    var kind: InjectionError.Kind?
+    /// Whether two requests got one kept object.
+    var shared: Bool?
+    /// Whether the first request's kept object is its family's: the parent's, for a child;
+    /// a third request's, otherwise.
+    var sharedWithFamily: Bool?
+
+    var description: String {
+        if let kind { return "error \(kind)" }
+        return "\(shape ?? "?"), shared: \(shared.map(String.init) ?? "-"), with family: \(sharedWithFamily.map(String.init) ?? "-")"
+    }
+}
+
+/// One request, with how to describe its value.
+struct DfRequest<Value: Sendable>: Sendable {
+    let name: String
+    let key: Key<Value>
+    let keyName: String?
+    let describe: @Sendable (Value) -> (shape: String, kept: AnyObject?)
+    /// The value reached as an initializer's argument, for the `argument` path.
+    var asArgument: (@Sendable (Injector) throws -> Value)?
+
+    init(_ name: String, _ key: Key<Value>, named keyName: String? = nil,
+         asArgument: (@Sendable (Injector) throws -> Value)? = nil,
+         describe: @escaping @Sendable (Value) -> (shape: String, kept: AnyObject?)) {
+        self.name = name
+        self.key = key
+        self.keyName = keyName
+        self.asArgument = asArgument
+        self.describe = describe
+    }
+}
+
+/// A disagreement between a path and the awaited one.
+struct DfDisagreement: CustomStringConvertible {
+    let seed: UInt64
+    let configuration: String
+    let request: String
+    let path: DfPath
+    let outcome: DfOutcome
+    let awaited: DfOutcome
+
+    var description: String {
+        "seed \(seed): \(request) through \(path.rawValue) gave \(outcome), awaited gave \(awaited)\n"
+            + "  configuration: \(configuration)\n  replay with: SIGHTLESS_SEED=\(seed) swift test --filter Differential"
+    }
+}
+
+/// Runs every request of one configuration through every path.
+struct DfRun {
+    let seed: UInt64
+    let configuration: DfConfiguration
+    private(set) var disagreements: [DfDisagreement] = []
+    private(set) var requests = 0
+
+    init(seed: UInt64) {
+        self.seed = seed
+        configuration = DfConfiguration(seed: seed)
+    }
+
+    /// The injector of the configuration, built on the main actor, where the descriptors of
+    /// main-actor types are read.
+    private func injector() async throws -> Injector {
+        let module = DfModule(configuration: configuration)
+        return try await MainActor.run { try Injector(modules: [module]) }
+    }
+
+    mutating func run() async {
+        let boxDescribe: @Sendable (DfBox) -> (shape: String, kept: AnyObject?) = { ($0.shape, $0) }
+        for index in configuration.boxes.indices {
+            await compare(DfRequest("k\(index)", Key<DfBox>(named: "k\(index)"), named: "k\(index)", describe: boxDescribe))
+        }
+        await compare(DfRequest("DfLeaf", Key<DfLeaf>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfShared", Key<DfShared>(), asArgument: { try $0.getInstance(DfHolder.self).shared }) {
+            ($0.shape, $0.kept)
+        })
+        await compare(DfRequest("DfHolder", Key<DfHolder>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfAsyncLeaf", Key<DfAsyncLeaf>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfAsyncShared", Key<DfAsyncShared>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfMain", Key<DfMain>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfMainShared", Key<DfMainShared>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfNested", Key<DfNested>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("Int??", Key<Int??>(), asArgument: { try $0.getInstance(DfNested.self).value }) {
+            (String(describing: $0), nil)
+        })
+        await compare(DfRequest("DfDeepRoot", Key<DfDeepRoot>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfAsyncDeepRoot", Key<DfAsyncDeepRoot>()) { ($0.shape, $0.kept) })
+        await compare(DfRequest("DfService", Key<any DfService>()) { ("DfService", $0) })
+    }
+
+    private mutating func compare<Value: Sendable>(_ request: DfRequest<Value>) async {
+        let reference = await outcome(of: request, on: .awaited)
+        for path in DfPath.allCases where path != .awaited {
+            if path == .argument && request.asArgument == nil { continue }
+            let outcome = await outcome(of: request, on: path)
+            requests += 3
+            if outcome != reference, DfAllowedDifference.explaining(outcome, on: path, awaited: reference) == nil {
+                disagreements.append(DfDisagreement(seed: seed, configuration: configuration.description,
+                                                    request: request.name, path: path, outcome: outcome, awaited: reference))
+            }
+        }
+    }
+
+    /// Two requests through `path`, both held while the third (the family's) is made.
+    private func outcome<Value: Sendable>(of request: DfRequest<Value>, on path: DfPath) async -> DfOutcome {
+        do {
+            let injector = try await injector()
+            let make = try await maker(for: request, on: path, in: injector)
+            let first = try await make()
+            let second = try await make()
+            let family = path.isChild ? try await injector.instance(request.key) : try await make()
+            let (shape, kept) = request.describe(first)
+            let secondKept = request.describe(second).kept, familyKept = request.describe(family).kept
+            return DfOutcome(shape: shape, kind: nil,
+                             shared: kept.map { object in secondKept.map { $0 === object } ?? false },
+                             sharedWithFamily: kept.map { object in familyKept.map { $0 === object } ?? false })
+        } catch let error as InjectionError {
+            return DfOutcome(kind: error.kind)
+        } catch {
+            return DfOutcome(shape: "non-InjectionError \(error)")
+        }
+    }
+
+    /// What makes one value of `request` through `path`: each call a new request (and for a
+    /// child path, a new child).
+    private func maker<Value: Sendable>(
+        for request: DfRequest<Value>, on path: DfPath, in injector: Injector
+    ) async throws -> @Sendable () async throws -> Value {
+        let key = request.key, name = request.keyName
+        switch path {
+        case .awaited:
+            return { try await injector.instance(key) }
+        case .synchronous:
+            return { try injector.getInstance(key) }
+        case .mainActor:
+            return { try await MainActor.run { try injector.getInstance(key) } }
+        case .lazyGet:
+            return { try injector.getInstance(Key<Lazy<Value>>(named: name)).get() }
+        case .lazyValue:
+            return { try await injector.instance(Key<Lazy<Value>>(named: name)).value }
+        case .factoryMake:
+            return { try injector.getInstance(Key<Factory<Value>>(named: name)).make() }
+        case .factoryInstance:
+            return { try await injector.instance(Key<Factory<Value>>(named: name)).instance() }
+        case .plainChild, .plainChildAwaited:
+            let awaited = path == .plainChildAwaited
+            return {
+                let child = try injector.child { $0.bind(Key<String>(named: "df-unrelated")).to(instance: "x") }
+                return awaited ? try await child.instance(key) : try child.getInstance(key)
+            }
+        case .templateChild, .templateChildAwaited:
+            let template = try await MainActor.run {
+                try injector.childTemplate(providing: DfToken.self) { $0.bind(DfHolder.self) }
+            }
+            let awaited = path == .templateChildAwaited
+            return {
+                let child = try template.child(DfToken())
+                return awaited ? try await child.instance(key) : try child.getInstance(key)
+            }
+        case .argument:
+            guard let asArgument = request.asArgument else { return { try injector.getInstance(key) } }
+            return { try asArgument(injector) }
+        }
+    }
+}
+
+extension DfPath {
+    var isChild: Bool {
+        switch self {
+        case .plainChild, .plainChildAwaited, .templateChild, .templateChildAwaited: true
+        default: false
+        }
+    }
+}
+
+/// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_DIFFERENTIAL_COUNT` of them (300 by
+/// default) from a fixed start, so that every run checks the same configurations.
+private func dfSeeds() -> [UInt64] {
+    if let text = getenv("SIGHTLESS_SEED").map({ String(cString: $0) }), let seed = UInt64(text) { return [seed] }
+    let count = getenv("SIGHTLESS_DIFFERENTIAL_COUNT").map { String(cString: $0) }.flatMap { Int($0) } ?? 1_000
+    return (0..<UInt64(max(count, 1))).map { 0xD1FF_0000 + $0 }
+}
+
+@Suite("Differential: one meaning on every path")
+struct DifferentialTests {
+    @Test("every path gives the same values, sharing and error kinds for random configurations")
+    func everyPathAgrees() async {
+        var disagreements: [DfDisagreement] = []
+        var requests = 0
+        let seeds = dfSeeds()
+        for seed in seeds {
+            var run = DfRun(seed: seed)
+            await run.run()
+            requests += run.requests
+            disagreements += run.disagreements
+            if seeds.count == 1 { print("differential: seed \(seed): \(run.configuration)") }
+        }
+        print("differential: \(seeds.count) configurations, \(requests) requests, \(disagreements.count) disagreements")
+        for disagreement in disagreements.prefix(20) { Issue.record("\(disagreement)") }
+        #expect(disagreements.isEmpty)
+    }
+
+    @Test("a disagreement between two paths is reported")
+    func disagreementIsReported() {
+        let value = DfOutcome(shape: "Leaf", kind: nil, shared: false, sharedWithFamily: false)
+        let other = DfOutcome(shape: "Leaf", kind: nil, shared: true, sharedWithFamily: false)
+        #expect(value != other)
+        #expect(DfAllowedDifference.explaining(other, on: .synchronous, awaited: value) == nil)
+        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .cyclicDependency), on: .synchronous, awaited: value) == nil)
+    }
+
+    @Test("only needsAwait and offActor on a synchronous path are allowed to differ from an awaited value")
+    func allowedDifferences() {
+        let value = DfOutcome(shape: "AsyncLeaf", kind: nil, shared: false, sharedWithFamily: false)
+        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .needsAwait), on: .synchronous, awaited: value) == .needsAwait)
+        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .offActor), on: .lazyGet, awaited: value) == .offActor)
+        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .offActor), on: .mainActor, awaited: value) == nil)
+        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .needsAwait), on: .factoryInstance, awaited: value) == nil)
+        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .needsAwait), on: .synchronous,
+                                               awaited: DfOutcome(kind: .missingBinding)) == nil)
+    }
+}
