@@ -40,6 +40,10 @@ struct DfConfiguration: CustomStringConvertible {
     var boxes: [DfBinding] = []
     var decorated: Set<Int> = []
     var bindsInt = false
+    /// The keys contributed to the collection `[DfBox]`, in order.
+    var contributed: [Int] = []
+    /// Whether `DfNested` gets `nil` for its `DfLeaf?` by a contextual binding.
+    var contextualLeaf = false
     /// The implementation the protocol key is bound to (`true`: the main-actor one), and
     /// whether the alias is a singleton.
     var service: (mainActor: Bool, singleton: Bool)?
@@ -60,6 +64,8 @@ struct DfConfiguration: CustomStringConvertible {
             if random.below(4) == 0 { decorated.insert(index) }
         }
         bindsInt = random.below(2) == 0
+        contributed = boxes.indices.filter { _ in random.below(3) == 0 }
+        contextualLeaf = random.below(3) == 0
         if random.below(3) > 0 { service = (random.below(2) == 0, random.below(2) == 0) }
     }
 
@@ -77,6 +83,8 @@ struct DfConfiguration: CustomStringConvertible {
     var description: String {
         var parts = boxes.enumerated().map { "k\($0.offset): \($0.element)\(decorated.contains($0.offset) ? ", decorated" : "")" }
         parts.append(bindsInt ? "Int bound" : "Int not bound")
+        if !contributed.isEmpty { parts.append("[DfBox] gathers " + contributed.map { "k\($0)" }.joined(separator: ", ")) }
+        if contextualLeaf { parts.append("DfLeaf? is nil into DfNested") }
         if let service {
             parts.append("DfService → \(service.mainActor ? "DfMainService" : "DfPlainService")\(service.singleton ? " in singleton" : "")")
         }
@@ -106,6 +114,12 @@ struct DfModule: Module {
             }
         }
         if configuration.bindsInt { binder.bind(Int.self).to(instance: 11) }
+        for index in configuration.contributed {
+            binder.contribute(to: [DfBox].self).to(Key<DfBox>(named: "k\(index)"))
+        }
+        if configuration.contextualLeaf {
+            binder.bind(Optional<DfLeaf>.self).whenInjected(into: DfNested.self).to(instance: nil)
+        }
         if let service = configuration.service {
             let builder = service.mainActor
                 ? binder.bind((any DfService).self).to(DfMainService.self)

@@ -118,14 +118,33 @@ struct DfRun {
         configuration = DfConfiguration(seed: seed)
     }
 
-    /// The injector of the configuration, built on the main actor, where the descriptors of
-    /// main-actor types are read.
+    /// The injector of the configuration: built on the main actor when it binds a main-actor
+    /// type, whose descriptors are read there.
     private func injector() async throws -> Injector {
         let module = DfModule(configuration: configuration)
+        guard configuration.service?.mainActor == true else { return try Injector(modules: [module]) }
         return try await MainActor.run { try Injector(modules: [module]) }
     }
 
+    /// Each path's injector (and template), made once per configuration: every path makes the
+    /// same requests in the same order, each on injectors of its own.
+    private var environments: [DfPath: Result<DfEnvironment, any Error>] = [:]
+
     mutating func run() async {
+        for path in DfPath.allCases {
+            do {
+                let injector = try await injector()
+                var template: ChildTemplate<DfToken>?
+                if path == .templateChild || path == .templateChildAwaited {
+                    template = try await MainActor.run {
+                        try injector.childTemplate(providing: DfToken.self) { $0.bind(DfHolder.self) }
+                    }
+                }
+                environments[path] = .success(DfEnvironment(injector: injector, template: template))
+            } catch {
+                environments[path] = .failure(error)
+            }
+        }
         let boxDescribe: @Sendable (DfBox) -> (shape: String, kept: AnyObject?) = { ($0.shape, $0) }
         for index in configuration.boxes.indices {
             await compare(DfRequest("k\(index)", Key<DfBox>(named: "k\(index)"), named: "k\(index)", describe: boxDescribe))
@@ -146,6 +165,9 @@ struct DfRun {
         await compare(DfRequest("DfDeepRoot", Key<DfDeepRoot>()) { ($0.shape, $0.kept) })
         await compare(DfRequest("DfAsyncDeepRoot", Key<DfAsyncDeepRoot>()) { ($0.shape, $0.kept) })
         await compare(DfRequest("DfService", Key<any DfService>()) { ("DfService", $0) })
+        await compare(DfRequest("[DfBox]", Key<[DfBox]>()) { boxes in
+            ("[" + boxes.map(\.shape).joined(separator: ",") + "]", boxes.first)
+        })
     }
 
     private mutating func compare<Value: Sendable>(_ request: DfRequest<Value>) async {
@@ -164,8 +186,9 @@ struct DfRun {
     /// Two requests through `path`, both held while the third (the family's) is made.
     private func outcome<Value: Sendable>(of request: DfRequest<Value>, on path: DfPath) async -> DfOutcome {
         do {
-            let injector = try await injector()
-            let make = try await maker(for: request, on: path, in: injector)
+            guard let environment = try environments[path]?.get() else { return DfOutcome(shape: "no environment") }
+            let injector = environment.injector
+            let make = try maker(for: request, on: path, in: environment)
             let first = try await make()
             let second = try await make()
             let family = path.isChild ? try await injector.instance(request.key) : try await make()
@@ -184,9 +207,9 @@ struct DfRun {
     /// What makes one value of `request` through `path`: each call a new request (and for a
     /// child path, a new child).
     private func maker<Value: Sendable>(
-        for request: DfRequest<Value>, on path: DfPath, in injector: Injector
-    ) async throws -> @Sendable () async throws -> Value {
-        let key = request.key, name = request.keyName
+        for request: DfRequest<Value>, on path: DfPath, in environment: DfEnvironment
+    ) throws -> @Sendable () async throws -> Value {
+        let key = request.key, name = request.keyName, injector = environment.injector
         switch path {
         case .awaited:
             return { try await injector.instance(key) }
@@ -209,9 +232,7 @@ struct DfRun {
                 return awaited ? try await child.instance(key) : try child.getInstance(key)
             }
         case .templateChild, .templateChildAwaited:
-            let template = try await MainActor.run {
-                try injector.childTemplate(providing: DfToken.self) { $0.bind(DfHolder.self) }
-            }
+            guard let template = environment.template else { return { try injector.getInstance(key) } }
             let awaited = path == .templateChildAwaited
             return {
                 let child = try template.child(DfToken())
@@ -222,6 +243,12 @@ struct DfRun {
             return { try asArgument(injector) }
         }
     }
+}
+
+/// The injector a path makes its requests of, and for a template path, the template.
+struct DfEnvironment: Sendable {
+    let injector: Injector
+    let template: ChildTemplate<DfToken>?
 }
 
 extension DfPath {
@@ -258,6 +285,42 @@ struct DifferentialTests {
         print("differential: \(seeds.count) configurations, \(requests) requests, \(disagreements.count) disagreements")
         for disagreement in disagreements.prefix(20) { Issue.record("\(disagreement)") }
         #expect(disagreements.isEmpty)
+    }
+
+    @Test("the configurations cover every kind of binding, scope and declaration the generator knows")
+    func configurationsCoverEveryKind() {
+        let configurations = dfSeeds().map(DfConfiguration.init(seed:))
+        let bindings = configurations.flatMap(\.boxes)
+        #expect(bindings.contains(.instance))
+        for scope in DfScope.allCases {
+            #expect(bindings.contains { if case .closure(_, scope) = $0 { true } else { false } }, "closure in \(scope)")
+            #expect(bindings.contains { if case .alias(_, scope) = $0 { true } else { false } }, "alias in \(scope)")
+        }
+        #expect(configurations.contains { !$0.decorated.isEmpty })
+        #expect(configurations.contains { !$0.contributed.isEmpty })
+        #expect(configurations.contains { $0.contextualLeaf })
+        #expect(configurations.contains { $0.bindsInt })
+        #expect(configurations.contains { !$0.bindsInt })
+        #expect(configurations.contains { $0.service?.mainActor == true && $0.service?.singleton == true })
+        #expect(configurations.contains { $0.service?.mainActor == false })
+    }
+
+    @Test("a configuration's declarations reach what they declare")
+    func declarationsTakeEffect() async throws {
+        var configuration = DfConfiguration(seed: 0)
+        configuration.boxes = [.instance, .closure(needs: 0, scope: .singleton), .alias(of: 1, scope: .unscoped)]
+        configuration.decorated = [2]
+        configuration.contributed = [0, 2]
+        configuration.contextualLeaf = true
+        configuration.bindsInt = true
+        configuration.service = (mainActor: true, singleton: true)
+        let module = DfModule(configuration: configuration)
+        let injector = try await MainActor.run { try Injector(modules: [module]) }
+        #expect(try injector.getInstance(Key<DfBox>(named: "k2")).shape == "d2(c1(i0))")
+        #expect(try injector.getInstance(Key<[DfBox]>()).map(\.shape) == ["i0", "d2(c1(i0))"])
+        #expect(try injector.getInstance(DfNested.self).shape == "Nested(Optional(Optional(11)),nil)")
+        let service = try await injector.instance(Key<any DfService>())
+        #expect(service === (try await injector.instance(Key<any DfService>())))
     }
 
     @Test("a disagreement between two paths is reported")
