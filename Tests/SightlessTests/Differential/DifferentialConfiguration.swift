@@ -59,7 +59,7 @@ struct DfConfiguration: CustomStringConvertible {
             case 1: boxes.append(.closure(needs: index > 0 && random.below(2) == 0 ? random.below(index) : nil, scope: scope))
             default:
                 let target = random.below(index)
-                boxes.append(.alias(of: target, scope: Self.aliasScope(scope, of: boxes[target])))
+                boxes.append(.alias(of: target, scope: Self.aliasScope(scope, of: target, in: boxes)))
             }
             if random.below(4) == 0 { decorated.insert(index) }
         }
@@ -70,13 +70,18 @@ struct DfConfiguration: CustomStringConvertible {
     }
 
     /// A scope an alias may take without holding a value kept shorter than itself (which the
-    /// graph rejects as a captive dependency): its own when its target keeps nothing or keeps
-    /// alike, else none.
-    private static func aliasScope(_ scope: DfScope, of target: DfBinding) -> DfScope {
-        switch target {
-        case .instance: return scope
-        case .closure(_, let targetScope), .alias(_, let targetScope):
-            return targetScope == .unscoped || targetScope == scope ? scope : .unscoped
+    /// graph rejects as a captive dependency): its own when what its target hands out (through
+    /// unscoped aliases, the scope at the end of the chain) is kept by nobody or kept alike,
+    /// else none.
+    private static func aliasScope(_ scope: DfScope, of target: Int, in boxes: [DfBinding]) -> DfScope {
+        var current = target
+        while true {
+            switch boxes[current] {
+            case .instance: return scope
+            case .alias(let next, .unscoped): current = next
+            case .closure(_, let targetScope), .alias(_, let targetScope):
+                return targetScope == .unscoped || targetScope == scope ? scope : .unscoped
+            }
         }
     }
 

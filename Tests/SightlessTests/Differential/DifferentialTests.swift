@@ -129,6 +129,8 @@ struct DfRun {
     /// Each path's injector (and template), made once per configuration: every path makes the
     /// same requests in the same order, each on injectors of its own.
     private var environments: [DfPath: Result<DfEnvironment, any Error>] = [:]
+    /// The paths whose injector or template was not built.
+    private var rejected: [DfDisagreement] = []
 
     mutating func run() async {
         for path in DfPath.allCases {
@@ -143,7 +145,17 @@ struct DfRun {
                 environments[path] = .success(DfEnvironment(injector: injector, template: template))
             } catch {
                 environments[path] = .failure(error)
+                // Every configuration is valid by the documented rules: its injector and its
+                // template must be built.
+                let kind = (error as? InjectionError)?.kind
+                rejected.append(DfDisagreement(
+                    seed: seed, configuration: configuration.description, request: "building the injector", path: path,
+                    outcome: DfOutcome(shape: kind == nil ? "\(error)" : nil, kind: kind), awaited: DfOutcome(shape: "built")))
             }
+        }
+        if let first = rejected.first {
+            disagreements.append(first)
+            return
         }
         let boxDescribe: @Sendable (DfBox) -> (shape: String, kept: AnyObject?) = { ($0.shape, $0) }
         for index in configuration.boxes.indices {
