@@ -51,10 +51,7 @@ struct GraphCompiler {
     /// for an initializer's argument.
     @discardableResult
     mutating func addRoot(_ key: AnyKey) -> Int? {
-        var node = node(for: key, parent: nil)
-        if node == nil, let wrapper = key.type as? any RequestedWrapper.Type {
-            node = add(wrapper.requestRecipe(name: key.name), parent: nil)
-        }
+        let node = nodeOrWrapper(for: key, parent: nil, anyWrapper: true)
         discover()
         return node
     }
@@ -177,6 +174,17 @@ struct GraphCompiler {
         return nil
     }
 
+    /// The node of `key`; or, when nothing builds it, the wrapper that builds it from what it
+    /// wraps, as a request of it would: for an optional `T?` (`nil` when nothing builds `T`),
+    /// and with `anyWrapper`, for a `Lazy` or `Factory` too. The one rule for a requested
+    /// wrapper, an optional argument, and the target of a `Lazy` or `Factory`.
+    private mutating func nodeOrWrapper(for key: AnyKey, parent: Int?, anyWrapper: Bool) -> Int? {
+        if let found = node(for: key, parent: parent) { return found }
+        guard anyWrapper || key.type is any OptionalDependency.Type,
+              let wrapper = key.type as? any RequestedWrapper.Type else { return nil }
+        return add(wrapper.requestRecipe(name: key.name), parent: parent)
+    }
+
     private mutating func add(_ recipe: Recipe, parent: Int?) -> Int {
         let node = graph.add(recipe.key, recipe: recipe, parent: parent)
         pending.append(node)
@@ -199,22 +207,16 @@ struct GraphCompiler {
                 if let target = direct {
                     edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
-                    var target = self.node(for: deferred, parent: node)
                     // A `Lazy<T?>` or `Factory<T?>` builds `T?` as a request of it would.
-                    if target == nil, deferred.type is any OptionalDependency.Type,
-                       let optional = deferred.type as? any RequestedWrapper.Type {
-                        target = add(optional.requestRecipe(name: deferred.name), parent: node)
-                    }
-                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false, isDeferred: true))
+                    edges.append(.init(dependencyIndex: position,
+                                       target: nodeOrWrapper(for: deferred, parent: node, anyWrapper: false),
+                                       throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
-                    var target = self.node(for: wrapped, parent: node)
                     // A `T??` unwraps one level at a time, requested or as an argument alike:
                     // `T?` is a wrapper too (`nil` when nothing builds `T`).
-                    if target == nil, isWrapper || wrapped.type is any OptionalDependency.Type,
-                       let inner = wrapped.type as? any RequestedWrapper.Type {
-                        target = add(inner.requestRecipe(name: wrapped.name), parent: node)
-                    }
-                    edges.append(.init(dependencyIndex: position, target: target, throughWrapped: true))
+                    edges.append(.init(dependencyIndex: position,
+                                       target: nodeOrWrapper(for: wrapped, parent: node, anyWrapper: isWrapper),
+                                       throughWrapped: true))
                 } else {
                     edges.append(.init(dependencyIndex: position, target: nil, throughWrapped: false))
                 }
