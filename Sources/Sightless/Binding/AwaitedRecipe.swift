@@ -51,22 +51,29 @@ extension Recipe {
         let rethrow = linker.rethrow
         let offActor = isolatedReason
         let reentry = linker.meaning.reentry
-        let unscoped: AsyncPlan<Value> = { request in
-            // The key is being built in this task and the tasks it starts: asking for it again
-            // there (through a resolver, a `Lazy` or a `Factory`) with nothing new to build
-            // from could only await itself; with creation-time arguments it recurses.
-            try await AwaitedReentry.enter(key, reentry) {
-                let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
-                let section = AsyncSection(request: request, prefetched: prefetched)
-                switch build {
-                case .synchronous(let plan):
-                    return try section.run { resolution in try plan(&resolution) }
-                case .awaited(let plan):
-                    let step = try section.run { resolution in try plan(&resolution) }
-                    return try await step(section)
-                }
+        let buildValue: AsyncPlan<Value> = { request in
+            let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
+            let section = AsyncSection(request: request, prefetched: prefetched)
+            switch build {
+            case .synchronous(let plan):
+                return try section.run { resolution in try plan(&resolution) }
+            case .awaited(let plan):
+                let step = try section.run { resolution in try plan(&resolution) }
+                return try await step(section)
             }
         }
+        // The key is being built in this task and the tasks it starts: asking for it again
+        // there (through a resolver, a `Lazy` or a `Factory`) with nothing new to build from
+        // could only await itself; with creation-time arguments it recurses. Only an `async`
+        // build can ask anything while it awaits: a node awaited for its dependencies alone
+        // asks nothing between them and its synchronous section, so it is not recorded (a
+        // recursion through it passes an `async` build at every level), unless a scope keeps
+        // its value, whose build another request may then await.
+        let entered: AsyncPlan<Value> = { request in
+            try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) }
+        }
+        let unscoped: AsyncPlan<Value>
+        if case .awaited = build { unscoped = entered } else { unscoped = buildValue }
         // Synchronously, the value is the one awaited for a consumer's section, if any; or,
         // for a synchronous build, built once everything it awaits is stored (singletons
         // awaited before, or at start-up).
@@ -77,7 +84,7 @@ extension Recipe {
         }
         let readyNow = ready
         let synchronous: Plan<Value> = { resolution in
-            if let value = Prefetched.current?.take(key, as: Value.self) { return value }
+            if let value = resolution.prefetched?.take(key, as: Value.self) { return value }
             if case .synchronous(let plan) = build, readyNow?() == true { return try plan(&resolution) }
             if let offActor { throw InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             throw InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
@@ -99,7 +106,7 @@ extension Recipe {
                 // Built for the injector that owns the binding, as a synchronous singleton is.
                 let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
                 return try await storage.awaitInstance(request.injector.builds) {
-                    Transfer(try await unscoped(dependency))
+                    Transfer(try await entered(dependency))
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
@@ -120,7 +127,7 @@ extension Recipe {
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
                 return try await child.storage(for: slot, key: key).awaitInstance(request.injector.builds) {
-                    Transfer(try await unscoped(dependency))
+                    Transfer(try await entered(dependency))
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,

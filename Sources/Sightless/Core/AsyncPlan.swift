@@ -50,29 +50,28 @@ struct AsyncRequest: Sendable {
     var handedInjector: Injector { keeper ?? injector }
 }
 
-/// The values awaited for the dependencies of the node whose synchronous section runs, by key,
-/// in the order its plans read them.
+/// The values awaited for the dependencies of the node whose synchronous section runs, in the
+/// order they were awaited; its plans take them by key, in the order they read them. Carried by
+/// the section's `Resolution`, so that only the plans of that section see them.
+@usableFromInline
 final class Prefetched {
-    /// Guarded by `lock`.
-    private var values: [AnyKey: [Transfer<Any>]]
-    private let lock = Lock()
+    /// The values, each with its key; a taken one is `nil`. Read and written by one section at
+    /// a time: the section's plans run synchronously, and two sections of one node (its
+    /// arguments, then its properties) run one after the other, ordered by the await between.
+    private var entries: [(key: AnyKey, value: Transfer<Any>?)]
 
-    init(_ values: [AnyKey: [Transfer<Any>]]) {
-        self.values = values
+    init(_ entries: [(key: AnyKey, value: Transfer<Any>?)]) {
+        self.entries = entries
     }
-
-    /// The section running in this task, if any.
-    @TaskLocal static var current: Prefetched?
 
     /// Takes the next value awaited for `key`, if one is left and it is a `Value`.
     func take<Value>(_ key: AnyKey, as type: Value.Type) -> Value? {
-        let next = lock.withLock { () -> Transfer<Any>? in
-            guard var queue = values[key], !queue.isEmpty else { return nil }
-            let first = queue.removeFirst()
-            values[key] = queue
-            return first
+        for index in entries.indices where entries[index].value != nil && entries[index].key == key {
+            let value = entries[index].value
+            entries[index].value = nil
+            return value?.value as? Value
         }
-        return next?.value as? Value
+        return nil
     }
 }
 
@@ -87,8 +86,10 @@ struct AsyncSection {
         var resolution = try Resolution(injector: request.injector, arguments: request.arguments?.buffer)
         if let keeper = request.keeper { resolution.keeper = Keeper(keeper, weakly: request.weakly) }
         defer { resolution.end() }
-        return try Prefetched.$current.withValue(prefetched) {
-            try body(&resolution)
+        guard let prefetched else { return try body(&resolution) }
+        return try withExtendedLifetime(prefetched) {
+            resolution.prefetchedReference = UnownedReference(prefetched)
+            return try body(&resolution)
         }
     }
 }
@@ -111,7 +112,7 @@ struct AwaitedDependencies: Sendable {
         if nodes.count == 1 {
             let node = nodes[0]
             do {
-                return Prefetched([node.key: [try await node.awaitedValue(dependency)]])
+                return Prefetched([(node.key, try await node.awaitedValue(dependency))])
             } catch {
                 throw rethrow(error)
             }
@@ -131,11 +132,12 @@ struct AwaitedDependencies: Sendable {
             }
         }
         let results = outcomes.all
-        var values: [AnyKey: [Transfer<Any>]] = [:]
+        var values: [(key: AnyKey, value: Transfer<Any>?)] = []
+        values.reserveCapacity(nodes.count)
         var problems: [InjectionError.Problem] = []
         for (node, result) in zip(nodes, results) {
             switch result {
-            case .success(let value)?: values[node.key, default: []].append(value)
+            case .success(let value)?: values.append((node.key, value))
             case .failure(let error)?: problems += rethrow(error).problems
             case nil: break
             }

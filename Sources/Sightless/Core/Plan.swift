@@ -32,6 +32,14 @@ public struct Resolution {
     /// For a request with no frame to go on from, the count of such requests on this thread,
     /// which it is one of until it ends; see `ThreadNesting`.
     @usableFromInline var thread: UnsafeMutablePointer<ThreadNesting>?
+    /// In the section of a node that awaited its dependencies, the values awaited for them,
+    /// which their synchronous plans take (see `AsyncSection`, which keeps them alive while the
+    /// section runs); `nil` elsewhere. Held without reference counting, so that a synchronous
+    /// request has nothing more to release.
+    @usableFromInline var prefetchedReference: UnownedReference<Prefetched>?
+
+    /// The values awaited for the section this request runs, if any.
+    var prefetched: Prefetched? { prefetchedReference?.object }
 
     /// A request started on this thread with no enclosing request of its injector to go on
     /// from. One started while others run below it on the thread (by an initializer, on an

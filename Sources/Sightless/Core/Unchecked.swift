@@ -21,7 +21,8 @@ import Darwin
 /// Invariant: whoever makes one keeps the object alive by a strong reference of its own for as
 /// long as the `UnownedReference` can be read. `NodeIndex` and `NodeTable` keep the nodes and
 /// later indexes they point to in collections that live as long as the table; `FrozenPlans` keeps its
-/// boxes; a `Resolution`'s injector is kept alive by the caller of the request.
+/// boxes; a `Resolution`'s injector is kept alive by the caller of the request, and its
+/// `prefetchedReference` by the `AsyncSection` running it, for as long as the section's body runs.
 @usableFromInline
 struct UnownedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
@@ -464,7 +465,8 @@ struct SharedArguments: @unchecked Sendable {
     let buffer: ArgumentBuffer
 }
 
-/// Invariant: `values` is read and written only under `lock`.
+/// Invariant: `entries` is read and written by one synchronous section at a time; the sections
+/// of one node run one after the other, ordered by the await between them (see `Prefetched`).
 extension Prefetched: @unchecked Sendable {}
 
 /// Invariant: `slots` is read and written only under `lock`.
