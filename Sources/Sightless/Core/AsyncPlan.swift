@@ -106,32 +106,54 @@ struct AwaitedDependencies: Sendable {
 
     /// Awaits every dependency, at the same time; the failures of all of them are reported
     /// together, each with its path from `key`.
+    ///
+    /// Concurrency is paid for only where it can happen: a dependency whose value a scope has
+    /// stored is read at once, one that needs `await` is awaited in this task, and only a
+    /// second and further one runs in a child task of its own (as an `async let` for two, in a
+    /// task group beyond).
     func values(_ request: AsyncRequest, for key: AnyKey, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         guard !nodes.isEmpty else { return nil }
         let dependency = request.withoutArguments
         if nodes.count == 1 {
-            let node = nodes[0]
             do {
-                return Prefetched([(node.key, try await node.awaitedValue(dependency))])
+                return Prefetched([(nodes[0].key, try await nodes[0].awaitedValue(dependency))])
             } catch {
                 throw rethrow(error)
             }
         }
-        // Each branch writes its outcome into its own slot: no result crosses the group.
-        let outcomes = Outcomes(count: nodes.count)
-        await withTaskGroup(of: Void.self) { group in
-            for index in nodes.indices {
-                let node = nodes[index]
-                group.addTask {
-                    do {
-                        outcomes.set(index, .success(try await node.awaitedValue(dependency)))
-                    } catch {
-                        outcomes.set(index, .failure(error))
-                    }
-                }
+        var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: nodes.count)
+        var pending: [Int] = []
+        for index in nodes.indices {
+            if nodes[index].storage?.isFilled == true {
+                results[index] = await Self.outcome(of: nodes[index], dependency)
+            } else {
+                pending.append(index)
             }
         }
-        let results = outcomes.all
+        switch pending.count {
+        case 0:
+            break
+        case 1:
+            results[pending[0]] = await Self.outcome(of: nodes[pending[0]], dependency)
+        case 2:
+            let first = nodes[pending[0]], second = nodes[pending[1]]
+            async let other = Self.outcome(of: second, dependency)
+            results[pending[0]] = await Self.outcome(of: first, dependency)
+            results[pending[1]] = await other
+        default:
+            // Each branch writes its outcome into its own slot: no result crosses the group.
+            let outcomes = Outcomes(count: nodes.count)
+            let first = nodes[pending[0]]
+            let rest = pending.dropFirst()
+            await withTaskGroup(of: Void.self) { group in
+                for index in rest {
+                    let node = nodes[index]
+                    group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency)) }
+                }
+                outcomes.set(pending[0], await Self.outcome(of: first, dependency))
+            }
+            for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
+        }
         var values: [(key: AnyKey, value: Transfer<Any>?)] = []
         values.reserveCapacity(nodes.count)
         var problems: [InjectionError.Problem] = []
@@ -144,6 +166,15 @@ struct AwaitedDependencies: Sendable {
         }
         if let error = InjectionError(problems: problems) { throw error }
         return Prefetched(values)
+    }
+
+    /// Awaits one dependency's value, its failure kept as an outcome.
+    private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
+        do {
+            return .success(try await node.awaitedValue(request))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 
