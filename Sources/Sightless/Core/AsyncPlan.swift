@@ -11,7 +11,7 @@
 // A synchronous node has no async plan; an async request of it runs its synchronous plan.
 
 /// A compiled way to produce one value that needs `await`.
-typealias AsyncPlan<Value> = @Sendable (AsyncRequest) async throws -> Value
+typealias AsyncPlan<Value> = nonisolated(nonsending) @Sendable (AsyncRequest) async throws -> Value
 
 /// The state an async plan is run with: the injector, and the dynamic arguments of the
 /// requested key (read only by the requested node's own section).
@@ -111,6 +111,7 @@ struct AwaitedDependencies: Sendable {
     /// stored is read at once, one that needs `await` is awaited in this task, and only a
     /// second and further one runs in a child task of its own (as an `async let` for two, in a
     /// task group beyond).
+    nonisolated(nonsending)
     func values(_ request: AsyncRequest, for key: AnyKey, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         guard !nodes.isEmpty else { return nil }
         let dependency = request.withoutArguments
@@ -169,6 +170,7 @@ struct AwaitedDependencies: Sendable {
     }
 
     /// Awaits one dependency's value, its failure kept as an outcome.
+    nonisolated(nonsending)
     private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
             return .success(try await node.awaitedValue(request))

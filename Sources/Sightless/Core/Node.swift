@@ -31,6 +31,7 @@ class AnyNode {
     var isReady: Bool { true }
 
     /// Awaits the node's value (see `AsyncPlan`), for a consumer that awaits it.
+    nonisolated(nonsending)
     func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
         throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
     }
@@ -67,6 +68,7 @@ final class Node<Value>: AnyNode {
         return awaitedReady?() ?? false
     }
 
+    nonisolated(nonsending)
     override func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
         if let value = storage?.existing(as: Value.self) { return Transfer(value) }
         guard let asyncPlan else {
