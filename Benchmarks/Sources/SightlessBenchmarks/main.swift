@@ -59,6 +59,7 @@ if let profile {
         case "factory": try contenders.factory(contender, profile.count, sink)
         case "app-graph": try contenders.appGraph(contender, profile.count, sink)
         case "async-graph": try runAsyncGraph(contenders, contender, profile.count, sink)
+        case "async-singleton", "server", "server-async": try runServer(profile.name, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
         case "child-adhoc": try childRequests(contender, parentBindings: 10, adHoc: true, profile.count, sink)

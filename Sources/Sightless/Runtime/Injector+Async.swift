@@ -1,3 +1,5 @@
+import Synchronization
+
 // Awaited requests. They are named `instance` rather than `getInstance`: in async code, Swift
 // prefers an `async` overload of a name, so an async `getInstance` would turn every existing
 // synchronous `getInstance` call inside async code into a "needs await" compile error.
@@ -85,9 +87,14 @@ extension Injector {
     /// A type that needs no `await` is built synchronously, as by ``getInstance(_:)-(Value.Type)``.
     /// The dependencies of one initializer that need `await` are awaited at the same time, and
     /// the failures of all of them are reported together.
-    nonisolated(nonsending)
+    @inlinable nonisolated(nonsending)
     public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
-        try await awaitedRequest(Value.self, name: nil)
+        // Inlined where the type is known: a value a scope has stored is read as a synchronous
+        // request reads it, with one probe of the root table.
+        if !isShutDown.load(ordering: .relaxed), let value = nodes.existingInstance(of: Value.self, name: nil) {
+            return value
+        }
+        return try await awaitedRequest(Value.self, name: nil)
     }
 
     /// Builds, or finds, the value of a key, awaiting what needs `await`.
@@ -95,9 +102,12 @@ extension Injector {
     /// ```swift
     /// let primary = try await injector.instance(Key<Pool>(named: "primary"))
     /// ```
-    nonisolated(nonsending)
+    @inlinable nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
-        try await awaitedRequest(Value.self, name: key.name)
+        if !isShutDown.load(ordering: .relaxed), let value = nodes.existingInstance(of: Value.self, name: key.name) {
+            return value
+        }
+        return try await awaitedRequest(Value.self, name: key.name)
     }
 
     /// Builds a value of a type that takes dynamic arguments, awaiting what needs `await`.
@@ -125,12 +135,20 @@ extension Injector {
     }
 
     /// An awaited request without dynamic arguments.
-    nonisolated(nonsending)
+    @usableFromInline nonisolated(nonsending)
     func awaitedRequest<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Value {
+        // A value a scope has stored is read as a synchronous request reads it: one probe of the
+        // root table, no await.
+        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: name),
+           let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) {
+            return value
+        }
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
         let node = try await awaitedNode(Value.self, name: name)
-        guard let plan = node.asyncPlan else { return try run(node) }
+        // What it awaits is stored (an async singleton opened before): built as a synchronous
+        // request builds it, with no task, section or await.
+        guard let plan = node.asyncPlan, !node.isReady else { return try run(node) }
         if let value = node.storage?.existing(as: Value.self) { return value }
         guard node.signature == nil else {
             throw argumentCountError(key, signature: node.signature, passed: [])
