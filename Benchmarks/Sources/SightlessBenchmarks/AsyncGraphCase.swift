@@ -111,21 +111,8 @@ final class InlineExecutor: TaskExecutor, @unchecked Sendable {
 
 /// Runs the `async-graph` case to its end on this thread.
 func runAsyncGraph(_ contenders: Contenders, _ contender: Contender, _ n: Int, _ sink: Sink) throws {
-    let executor = InlineExecutor()
-    let finished = Finished()
     let box = SinkBox(sink)
-    Task(executorPreference: executor) {
-        do {
-            try await contenders.asyncGraph(contender, n, box.sink)
-            finished.set(nil)
-        } catch {
-            finished.set("\(error)")
-        }
-    }
-    guard executor.drain(until: { finished.isDone }) else {
-        throw BenchmarkFailure(description: "the async case stopped before it finished")
-    }
-    if let failure = finished.failure { throw BenchmarkFailure(description: failure) }
+    try runInline { try await contenders.asyncGraph(contender, n, box.sink) }
 }
 
 final class Finished: @unchecked Sendable {

@@ -50,7 +50,7 @@ struct DfConfiguration: CustomStringConvertible {
 
     /// The configuration of a seed: the same everywhere.
     init(seed: UInt64) {
-        var random = DfRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let count = random.below(5) + 1
         for index in 0..<count {
             let scope = DfScope.allCases[random.below(DfScope.allCases.count)]
@@ -134,18 +134,7 @@ struct DfModule: Module {
     }
 }
 
-/// splitmix64: small, and the same sequence for the same seed everywhere.
-struct DfRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
+    /// A number from 0 to `bound` − 1.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
