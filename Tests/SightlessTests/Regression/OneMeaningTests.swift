@@ -179,6 +179,24 @@ struct RegressionOneMeaningTests {
         #expect(try injector.getInstance(Int??.self) == .some(.some(11)))
     }
 
+    @Test("a Lazy or Factory of an optional nothing binds builds it as a request of it does")
+    func lazyOfOptionalBuildsLikeARequest() throws {
+        let unbound = try Injector(modules: [])
+        #expect(try unbound.getInstance(Lazy<Int??>.self).get() == .some(nil))
+        #expect(try unbound.getInstance(Factory<Int?>.self).make() == nil)
+        let bound = try Injector(modules: [Eleven()])
+        #expect(try bound.getInstance(Lazy<Int??>.self).get() == .some(.some(11)))
+    }
+
+    @Test("an awaited request of a stored singleton after shutDown throws injectorShutDown")
+    func awaitedStoredSingletonAfterShutDown() async throws {
+        let injector = try Injector(modules: [])
+        _ = try await injector.instance(SharedDatabase.self)
+        try injector.shutDown()
+        await #expect(throws: InjectionError.self) { _ = try await injector.instance(SharedDatabase.self) }
+        await #expect(throws: InjectionError.self) { _ = try await injector.instance(Key<SharedDatabase>()) }
+    }
+
     @Test("a nested optional argument of nothing bound holds nil, as a request of the same type does")
     func nestedOptionalArgumentOfNothing() throws {
         let injector = try Injector(modules: [])
