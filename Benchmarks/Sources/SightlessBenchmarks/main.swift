@@ -26,10 +26,11 @@ while let argument = arguments.popFirst() {
     case "--cases": selected = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--help", "-h":
         print("""
-        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,factory,app-graph,compile,contended,memory]
+        usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,factory,app-graph,compile,contended,memory,start]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, child, child-large,
+                   (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, async-singleton,
+                    server, server-async, child, child-large,
                     child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
                     composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
@@ -165,6 +166,7 @@ do {
     }
 
     print(report.table())
+    if wants("start") { print(try startReport(rounds: settings.rounds)) }
     if let jsonPath { try report.json().write(to: URL(fileURLWithPath: jsonPath)) }
     if let svgPath { try report.svg().write(toFile: svgPath, atomically: true, encoding: .utf8) }
 } catch {

@@ -1,0 +1,108 @@
+import Foundation
+import Sightless
+
+// The `start` case: `Injector.start` of 200 eager singletons that open with `await` (each sleeps
+// 1 to 4 ms, as a connection might), each needing up to three of those before it in a fixed
+// random graph. Independent ones build at the same time, so the start-up should take about the
+// critical path: the longest chain of sleeps through the graph, printed beside it. By wall
+// clock only: what is measured is waiting, not instructions.
+
+/// A service of the start graph.
+final class StartedService: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+/// The start graph: for each service, its sleep and the services it needs (all before it).
+struct StartGraph {
+    let sleeps: [Int]
+    let needs: [[Int]]
+
+    /// 200 services from a fixed seed.
+    static let reference: StartGraph = {
+        var state: UInt64 = 0x5747_4152_5400_0001
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var sleeps: [Int] = [], needs: [[Int]] = []
+        for index in 0..<200 {
+            sleeps.append(1 + next() % 4)
+            let count = index == 0 ? 0 : next() % 4
+            needs.append(Array(Set((0..<count).map { _ in next() % index })).sorted())
+        }
+        return StartGraph(sleeps: sleeps, needs: needs)
+    }()
+
+    /// The longest chain of sleeps, in milliseconds: what no start-up can beat.
+    var criticalPath: Int {
+        var finish: [Int] = []
+        for index in sleeps.indices {
+            finish.append(sleeps[index] + (needs[index].map { finish[$0] }.max() ?? 0))
+        }
+        return finish.max() ?? 0
+    }
+
+    /// The sum of all sleeps: what a start-up that builds one service at a time takes.
+    var sequential: Int { sleeps.reduce(0, +) }
+}
+
+struct StartModule: Module {
+    let graph: StartGraph
+    func configure(_ binder: Binder) {
+        for index in graph.sleeps.indices {
+            let sleep = graph.sleeps[index], needs = graph.needs[index]
+            binder.bind(Key<StartedService>(named: "service\(index)")).to { resolver async throws in
+                for need in needs { _ = try await resolver.instance(Key<StartedService>(named: "service\(need)")) }
+                try await Task.sleep(nanoseconds: UInt64(sleep) * 1_000_000)
+                return StartedService(name: "service\(index)")
+            }.in(.eagerSingleton)
+        }
+    }
+}
+
+/// Times `Injector.start` of the start graph `rounds` times; the milliseconds of each.
+func startTimes(rounds: Int) throws -> [Double] {
+    let graph = StartGraph.reference
+    let times = StartTimes()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        for _ in 0..<rounds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            do {
+                let injector = try await Injector.start(modules: [StartModule(graph: graph)])
+                times.add(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+                withExtendedLifetime(injector) {}
+            } catch {
+                times.fail("\(error)")
+            }
+        }
+        done.signal()
+    }
+    done.wait()
+    return try times.all()
+}
+
+final class StartTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [Double] = []
+    private var failure: String?
+    func add(_ time: Double) { lock.lock(); times.append(time); lock.unlock() }
+    func fail(_ message: String) { lock.lock(); failure = message; lock.unlock() }
+    func all() throws -> [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw BenchmarkFailure(description: failure) }
+        return times
+    }
+}
+
+/// The line the benchmark prints for the start case.
+func startReport(rounds: Int) throws -> String {
+    let graph = StartGraph.reference
+    let times = try startTimes(rounds: rounds).sorted()
+    let median = times[times.count / 2]
+    return String(format: "start: 200 eager singletons awaited by Injector.start: median %.1f ms of %d rounds; "
+                  + "critical path %d ms (%.2f ×); one at a time %d ms", median, rounds, graph.criticalPath,
+                  median / Double(graph.criticalPath), graph.sequential)
+}
