@@ -1,0 +1,193 @@
+/// The initializers of ``Injectable`` types with up to six arguments, one overload per arity:
+/// those of none and one argument here, those of two to six in Initializer+Arities.swift,
+/// which `.ci/generate-arities` generates.
+///
+/// They take the same one-line declarations as the parameter-pack forms (which remain for
+/// other types and for more arguments), and the compiler prefers them where both apply; the
+/// documentation shows the parameter-pack forms only, since the two read the same. With
+/// the arity fixed, the plan of the type is one closure specialized where the type is declared:
+/// it reads each argument through a plan captured with its type, passes the values to the
+/// initializer without an extra copy (its parameters are `consuming`), then sets the
+/// properties and calls `awakeFromInjection()`, which the default implementation leaves empty.
+///
+/// One argument has no form with slots: there Swift would let a function of several parameters
+/// pass for a function of one tuple, so that a declaration with too few slots would compile.
+/// Such declarations take the parameter-pack form, which rejects them.
+
+/// Sets the properties of an instance; see ``Properties``.
+@usableFromInline
+typealias PropertySetter<Instance> = @Sendable (inout Instance, inout Resolution) throws -> Void
+
+/// What a type recipe adds to its initializer's plan: its properties and the call to
+/// `awakeFromInjection()`.
+@usableFromInline
+struct InjectionSteps<Instance>: Sendable {
+    @usableFromInline let properties: PropertySetter<Instance>?
+    @usableFromInline let awakes: Bool
+
+    @usableFromInline
+    init(properties: PropertySetter<Instance>?, awakes: Bool) {
+        self.properties = properties
+        self.awakes = awakes
+    }
+
+    /// Sets the properties of a new instance, then awakes it.
+    @inlinable @inline(__always)
+    func complete(_ instance: inout Instance, _ resolution: inout Resolution) throws -> Instance where Instance: Injectable {
+        if let properties { try properties(&instance, &resolution) }
+        if awakes { instance.awakeFromInjection() }
+        return instance
+    }
+
+    /// Nothing more: the initializer alone, as a binding to an ``Initializer`` runs it.
+    @inlinable
+    static var initializerOnly: InjectionSteps { InjectionSteps(properties: nil, awakes: false) }
+}
+
+/// What the plan of a fixed-arity initializer reads on every run (the initializer, its
+/// arguments' plans, its steps), held by one object that the plan captures alone.
+///
+/// A closure that captures several values keeps them in a box, and every call of it goes
+/// through a forwarder that loads them all first; a closure that captures one object runs with
+/// that object as its context, through a forwarder of a few instructions.
+@usableFromInline
+final class PlanParts<Values: Sendable>: Sendable {
+    @usableFromInline let values: Values
+
+    @inlinable
+    init(_ values: Values) {
+        self.values = values
+    }
+}
+
+extension ArgumentPlan {
+    /// Links one argument of an initializer: a dynamic one reads its slot of the request's
+    /// arguments; any other runs its dependency's plan, or reads its instance once it exists.
+    @inlinable
+    init(_ dependency: Dependency, _ linker: any Linking) throws {
+        if dependency.isDynamic {
+            self.init(slot: linker.dynamicSlot(for: dependency, as: Value.self))
+        } else {
+            self.init(try linker.plan(for: dependency, as: Value.self), storage: linker.storage(for: dependency))
+        }
+    }
+}
+
+extension Initializer where Instance: Injectable {
+    /// An initializer whose plan builds, sets the properties and awakes in one closure.
+    @inlinable
+    init(
+        dependencies: [Dependency], location: SourceLocation,
+        linkSteps: @escaping @Sendable (any Linking, () throws -> InjectionSteps<Instance>) throws -> Plan<Instance>
+    ) {
+        self.init(dependencies: dependencies, location: location, linkInjected: { linker, properties in
+            try linkSteps(linker) { InjectionSteps(properties: try properties(), awakes: true) }
+        }, link: { linker in
+            try linkSteps(linker) { .initializerOnly }
+        })
+    }
+
+
+    /// Describes an initializer without arguments.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(Clock.init)
+    /// ```
+    @inlinable @_documentation(visibility: internal)
+    public init(_ make: @escaping @Sendable () throws -> Instance, fileID: String = #fileID, line: Int = #line) {
+        let location = SourceLocation(fileID: fileID, line: line)
+        let dependencies: [Dependency] = []
+        self.init(dependencies: dependencies, location: location) { linker, completing in
+            let steps = try completing()
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps))
+            // No level is counted: nothing is built inside this one (its properties count
+            // their own), and a request its initializer starts checks the stack when it starts.
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        instance = try parts.values.make()
+                    } catch {
+                        throw parts.values.rethrow(error)
+                    }
+                    return try parts.values.steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        instance = try parts.values.make()
+                    } catch {
+                        throw parts.values.rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
+            return { resolution in
+                do {
+                    return try parts.values.make()
+                } catch {
+                    throw parts.values.rethrow(error)
+                }
+            }
+        }
+    }
+
+    /// Describes an initializer of one argument, filled from the binding of its type.
+    ///
+    /// ```swift
+    /// static let initializer = Initializer(House.init(address:))
+    /// ```
+    @inlinable @_documentation(visibility: internal)
+    public init<A>(
+        _ make: @escaping @Sendable (consuming A) throws -> Instance, fileID: String = #fileID, line: Int = #line
+    ) {
+        let location = SourceLocation(fileID: fileID, line: line)
+        let dependencies = Self.dependencies(of: Slot<A>.inject, location: location)
+        self.init(dependencies: dependencies, location: location) { linker, completing in
+            let a = try ArgumentPlan<A>(dependencies[0], linker)
+            let steps = try completing()
+            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a))
+            if steps.properties != nil {
+                return { resolution in
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.values.make(parts.values.a.value(&resolution))
+                    } catch {
+                        throw parts.values.rethrow(error)
+                    }
+                    return try parts.values.steps.complete(&instance, &resolution)
+                }
+            }
+            if steps.awakes {
+                // No properties: awaking is all that follows (nothing, for the default).
+                return { resolution in
+                    let instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.values.make(parts.values.a.value(&resolution))
+                    } catch {
+                        throw parts.values.rethrow(error)
+                    }
+                    instance.awakeFromInjection()
+                    return instance
+                }
+            }
+            return { resolution in
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.values.make(parts.values.a.value(&resolution))
+                } catch {
+                    throw parts.values.rethrow(error)
+                }
+            }
+        }
+    }
+}
