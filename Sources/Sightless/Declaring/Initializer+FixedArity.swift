@@ -1,6 +1,6 @@
 /// The initializers of ``Injectable`` types with up to six arguments, one overload per arity:
-/// those of none and one argument here, those of two to six in Initializer+Arities.swift,
-/// which `.ci/generate-arities` generates.
+/// the one of no argument here, those of one to six in Initializer+Arities.swift, which
+/// `.ci/generate-arities` generates.
 ///
 /// They take the same one-line declarations as the parameter-pack forms (which remain for
 /// other types and for more arguments), and the compiler prefers them where both apply; the
@@ -129,61 +129,6 @@ extension Initializer where Instance: Injectable {
             return { resolution in
                 do {
                     return try parts.values.make()
-                } catch {
-                    throw parts.values.rethrow(error)
-                }
-            }
-        }
-    }
-
-    /// Describes an initializer of one argument, filled from the binding of its type.
-    ///
-    /// ```swift
-    /// static let initializer = Initializer(House.init(address:))
-    /// ```
-    @inlinable @_documentation(visibility: internal)
-    public init<A>(
-        _ make: @escaping @Sendable (consuming A) throws -> Instance, fileID: String = #fileID, line: Int = #line
-    ) {
-        let location = SourceLocation(fileID: fileID, line: line)
-        let dependencies = Self.dependencies(of: Slot<A>.inject, location: location)
-        self.init(dependencies: dependencies, location: location) { linker, completing in
-            let a = try ArgumentPlan<A>(dependencies[0], linker)
-            let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a))
-            if steps.properties != nil {
-                return { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution))
-                    } catch {
-                        throw parts.values.rethrow(error)
-                    }
-                    return try parts.values.steps.complete(&instance, &resolution)
-                }
-            }
-            if steps.awakes {
-                // No properties: awaking is all that follows (nothing, for the default).
-                return { resolution in
-                    let instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution))
-                    } catch {
-                        throw parts.values.rethrow(error)
-                    }
-                    instance.awakeFromInjection()
-                    return instance
-                }
-            }
-            return { resolution in
-                do {
-                    try resolution.enterLevel()
-                    defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution))
                 } catch {
                     throw parts.values.rethrow(error)
                 }
