@@ -87,7 +87,7 @@ extension Injector {
     /// A type that needs no `await` is built synchronously, as by ``getInstance(_:)-(Value.Type)``.
     /// The dependencies of one initializer that need `await` are awaited at the same time, and
     /// the failures of all of them are reported together.
-    @inlinable nonisolated(nonsending)
+    @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
         // Inlined where the type is known: a value a scope has stored is read as a synchronous
         // request reads it, with one probe of the root table.
@@ -102,7 +102,7 @@ extension Injector {
     /// ```swift
     /// let primary = try await injector.instance(Key<Pool>(named: "primary"))
     /// ```
-    @inlinable nonisolated(nonsending)
+    @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
         if !isShutDown.load(ordering: .relaxed), let value = nodes.existingInstance(of: Value.self, name: key.name) {
             return value
