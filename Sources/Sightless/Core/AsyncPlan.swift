@@ -99,18 +99,33 @@ struct AsyncSection {
 typealias AsyncBuild<Value> = (AsyncSection) async throws -> Value
 
 /// The plans of the awaited dependencies of one node, in the order its plans read them.
+///
+/// Concurrency is paid for only where it can happen. A dependency whose value a scope has stored
+/// is read at once. A dependency that needs `await` only because of what it builds at once (a
+/// synchronous build over an `async` one) is awaited in this task, its own awaited dependencies
+/// then following this same rule. The dependencies that await in place, an `async` build, a
+/// value a scope keeps or one built on an actor, are the ones that can suspend: when two or
+/// more of them are not stored yet, the first is awaited in this task and each further one in a
+/// child task of its own (an `async let` for two, a task group beyond), so that they run at the
+/// same time.
 struct AwaitedDependencies: Sendable {
     let nodes: [AnyNode]
+    /// For each node: whether it awaits in place (`AnyNode.awaitsInPlace`).
+    private let inPlace: [Bool]
+    /// How many of the nodes await in place: at most one, and every dependency is awaited in
+    /// this task, one after the other.
+    private let inPlaceCount: Int
+
+    init(nodes: [AnyNode]) {
+        self.nodes = nodes
+        inPlace = nodes.map(\.awaitsInPlace)
+        inPlaceCount = inPlace.count(where: { $0 })
+    }
 
     var isEmpty: Bool { nodes.isEmpty }
 
-    /// Awaits every dependency, at the same time; the failures of all of them are reported
-    /// together, each with its path from `key`.
-    ///
-    /// Concurrency is paid for only where it can happen: a dependency whose value a scope has
-    /// stored is read at once, one that needs `await` is awaited in this task, and only a
-    /// second and further one runs in a child task of its own (as an `async let` for two, in a
-    /// task group beyond).
+    /// Awaits every dependency; the failures of all of them are reported together, each with its
+    /// path from `key`.
     nonisolated(nonsending)
     func values(_ request: AsyncRequest, for key: AnyKey, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         guard !nodes.isEmpty else { return nil }
@@ -123,38 +138,46 @@ struct AwaitedDependencies: Sendable {
             }
         }
         var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: nodes.count)
+        if inPlaceCount < 2 {
+            for index in nodes.indices { results[index] = await Self.outcome(of: nodes[index], dependency) }
+            return try Self.prefetched(nodes, results, rethrow)
+        }
         var pending: [Int] = []
         for index in nodes.indices {
-            if nodes[index].storage?.isFilled == true {
-                results[index] = await Self.outcome(of: nodes[index], dependency)
-            } else {
-                pending.append(index)
-            }
+            if inPlace[index], nodes[index].storage?.isFilled != true { pending.append(index) }
         }
         switch pending.count {
-        case 0:
-            break
-        case 1:
-            results[pending[0]] = await Self.outcome(of: nodes[pending[0]], dependency)
+        case 0, 1:
+            for index in nodes.indices { results[index] = await Self.outcome(of: nodes[index], dependency) }
         case 2:
-            let first = nodes[pending[0]], second = nodes[pending[1]]
+            let second = nodes[pending[1]]
             async let other = Self.outcome(of: second, dependency)
-            results[pending[0]] = await Self.outcome(of: first, dependency)
+            for index in nodes.indices where index != pending[1] {
+                results[index] = await Self.outcome(of: nodes[index], dependency)
+            }
             results[pending[1]] = await other
         default:
             // Each branch writes its outcome into its own slot: no result crosses the group.
             let outcomes = Outcomes(count: nodes.count)
-            let first = nodes[pending[0]]
-            let rest = pending.dropFirst()
+            let rest = Set(pending.dropFirst())
             await withTaskGroup(of: Void.self) { group in
                 for index in rest {
                     let node = nodes[index]
                     group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency)) }
                 }
-                outcomes.set(pending[0], await Self.outcome(of: first, dependency))
+                for index in nodes.indices where !rest.contains(index) {
+                    outcomes.set(index, await Self.outcome(of: nodes[index], dependency))
+                }
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
         }
+        return try Self.prefetched(nodes, results, rethrow)
+    }
+
+    /// The values awaited, in the nodes' order, or every failure among them.
+    private static func prefetched(
+        _ nodes: [AnyNode], _ results: [Result<Transfer<Any>, any Error>?], _ rethrow: @Sendable (any Error) -> InjectionError
+    ) throws -> Prefetched {
         var values: [(key: AnyKey, value: Transfer<Any>?)] = []
         values.reserveCapacity(nodes.count)
         var problems: [InjectionError.Problem] = []

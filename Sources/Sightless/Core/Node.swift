@@ -26,6 +26,16 @@ class AnyNode {
     /// depends on), or `nil` when the node is built synchronously.
     var awaited: AnyKey? { nil }
 
+    /// Whether awaiting the node's value can suspend where it is awaited: its own build is
+    /// `async`, a scope keeps its value (another task may be building it), or it is built on an
+    /// actor. A node that needs `await` only because of what it builds at once awaits nothing
+    /// itself, so its consumer awaits it in place and leaves concurrency to its own dependencies
+    /// (see `AwaitedDependencies`). Read from the graph's decision (`Meaning`).
+    var awaitsInPlace: Bool {
+        guard let awaited else { return false }
+        return awaited == key || meaning.owner != .none || meaning.isolation != nil
+    }
+
     /// Whether the node's value can be built synchronously now: always for a node that needs no
     /// `await`; for one that does, once its value is stored, or once everything it awaits is.
     var isReady: Bool { true }

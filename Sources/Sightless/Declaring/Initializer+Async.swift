@@ -29,8 +29,8 @@ extension Initializer {
     /// let session = try await injector.instance(Session.self, arguments: "ada")
     /// ```
     ///
-    /// The dependencies that need `await` themselves are awaited at the same time, before the
-    /// initializer is called.
+    /// The dependencies that await themselves (an `async` build, a kept value, a value built on
+    /// an actor) are awaited at the same time, before the initializer is called.
     public init<each Argument>(
         _ make: @escaping @Sendable (repeat each Argument) async throws -> Instance,
         _ slots: repeat Slot<each Argument>,

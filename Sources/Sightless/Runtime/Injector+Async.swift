@@ -85,8 +85,9 @@ extension Injector {
     /// ```
     ///
     /// A type that needs no `await` is built synchronously, as by ``getInstance(_:)-(Value.Type)``.
-    /// The dependencies of one initializer that need `await` are awaited at the same time, and
-    /// the failures of all of them are reported together.
+    /// The dependencies of one initializer that await themselves (an `async` build, a kept
+    /// value, a value built on an actor) are awaited at the same time, and the failures of all
+    /// of them are reported together.
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
         // Inlined where the type is known: a value a scope has stored is read as a synchronous
