@@ -51,13 +51,18 @@ extension Recipe {
         let rethrow = linker.rethrow
         let offActor = isolatedReason
         let reentry = linker.meaning.reentry
-        let buildValue: AsyncPlan<Value> = { request in
-            let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
-            let section = AsyncSection(request: request, prefetched: prefetched)
-            switch build {
-            case .synchronous(let plan):
-                return try section.run { resolution in try plan(&resolution) }
-            case .awaited(let plan):
+        // One closure per kind of build, chosen here: the plan does not look at the kind again.
+        let buildValue: AsyncPlan<Value>
+        switch build {
+        case .synchronous(let plan):
+            buildValue = { request in
+                let prefetched = try await awaited.values(request, rethrow: rethrow)
+                return try AsyncSection(request: request, prefetched: prefetched).run { resolution in try plan(&resolution) }
+            }
+        case .awaited(let plan):
+            buildValue = { request in
+                let prefetched = try await awaited.values(request, rethrow: rethrow)
+                let section = AsyncSection(request: request, prefetched: prefetched)
                 let step = try section.run { resolution in try plan(&resolution) }
                 return try await step(section)
             }
@@ -74,25 +79,47 @@ extension Recipe {
         }
         let unscoped: AsyncPlan<Value>
         if case .awaited = build { unscoped = entered } else { unscoped = buildValue }
-        // Synchronously, the value is the one awaited for a consumer's section, if any; or,
-        // for a synchronous build, built once everything it awaits is stored (singletons
-        // awaited before, or at start-up).
-        // A singleton is not built that way: its one build is the awaited one.
+        // A synchronous build kept by nobody, on no actor, awaits nothing itself: a consumer's
+        // section awaits its leaves and builds it there (`AwaitedLeaf`).
+        var leaves: [AwaitedLeaf] = []
+        if case .synchronous = build, scope.strategy is Unscoped, linker.meaning.owner == .none, linker.meaning.isolation == nil {
+            leaves = awaited.leaves
+        }
+        // Synchronously, a value that awaits in place is the one awaited for the section it is
+        // read in; a node built in a section (its leaves awaited for it) is built there, and
+        // elsewhere once everything it awaits is stored (singletons awaited before, or at
+        // start-up). A singleton is not built that way: its one build is the awaited one.
         var ready: (@Sendable () -> Bool)?
         if case .synchronous = build, scope.strategy is Unscoped {
-            ready = { awaited.nodes.allSatisfy(\.isReady) }
+            ready = { awaited.areReady }
         }
-        let readyNow = ready
-        let synchronous: Plan<Value> = { resolution in
-            if let value = resolution.prefetched?.take(key, as: Value.self) { return value }
-            if case .synchronous(let plan) = build, readyNow?() == true { return try plan(&resolution) }
-            if let offActor { throw InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
-            throw InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
+        let synchronous: Plan<Value>
+        let notNow: @Sendable () -> InjectionError = {
+            if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
+            return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
+        }
+        switch build {
+        case .synchronous(let plan) where !leaves.isEmpty:
+            synchronous = { resolution in
+                if resolution.prefetchedReference != nil || awaited.areReady { return try plan(&resolution) }
+                throw notNow()
+            }
+        case .synchronous(let plan) where ready != nil:
+            synchronous = { resolution in
+                if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
+                if awaited.areReady { return try plan(&resolution) }
+                throw notNow()
+            }
+        default:
+            synchronous = { resolution in
+                if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
+                throw notNow()
+            }
         }
         switch scope.strategy {
         case is Unscoped:
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: unscoped, awaited: reason, ready: ready)
+                        asyncPlan: unscoped, awaited: reason, ready: ready, leaves: leaves, rethrow: rethrow)
         case is Singleton:
             let storage = InstanceStorage(key)
             let owner = linker.owner

@@ -105,7 +105,7 @@ extension Recipe {
         })
         let reason = awaited.nodes.first?.awaited ?? key
         let unscoped: Plan<Value> = { resolution in
-            if let value = resolution.prefetched?.take(key, as: Value.self) { return value }
+            if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
             return try plan(&resolution)
         }
         let provision = scope.scope(Provision(key: key, plan: unscoped, storage: nil))
@@ -114,14 +114,14 @@ extension Recipe {
         let rethrow = linker.rethrow
         let asyncPlan: AsyncPlan<Value> = { request in
             if let value = storage?.existing(as: Value.self) { return value }
-            let prefetched = try await awaited.values(request, for: key, rethrow: rethrow)
+            let prefetched = try await awaited.values(request, rethrow: rethrow)
             let section = AsyncSection(request: request, prefetched: prefetched)
             return try await MainActor.run {
                 Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
         return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
-            ActorIsolation.mainActor.isCurrent && awaited.nodes.allSatisfy(\.isReady)
+            ActorIsolation.mainActor.isCurrent && awaited.areReady
         })
     }
 

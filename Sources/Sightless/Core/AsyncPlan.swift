@@ -50,26 +50,39 @@ struct AsyncRequest: Sendable {
     var handedInjector: Injector { keeper ?? injector }
 }
 
-/// The values awaited for the dependencies of the node whose synchronous section runs, in the
-/// order they were awaited; its plans take them by key, in the order they read them. Carried by
-/// the section's `Resolution`, so that only the plans of that section see them.
+/// The values awaited for a section, in the order its plans read them; each plan of a
+/// dependency that awaits in place takes the next one left for its key. Carried by the section's
+/// `Resolution`, so that only the plans of that section see them.
 @usableFromInline
 final class Prefetched {
     /// The values, each with its key; a taken one is `nil`. Read and written by one section at
     /// a time: the section's plans run synchronously, and two sections of one node (its
     /// arguments, then its properties) run one after the other, ordered by the await between.
-    private var entries: [(key: AnyKey, value: Transfer<Any>?)]
+    private var entries: ContiguousArray<(key: AnyKey, value: Any?)>
+    /// The first entry not taken yet: the plans read the values in the order they were
+    /// awaited, so the value a plan takes is nearly always this one.
+    private var first = 0
 
-    init(_ entries: [(key: AnyKey, value: Transfer<Any>?)]) {
+    init(_ entries: ContiguousArray<(key: AnyKey, value: Any?)>) {
         self.entries = entries
     }
 
-    /// Takes the next value awaited for `key`, if one is left and it is a `Value`.
-    func take<Value>(_ key: AnyKey, as type: Value.Type) -> Value? {
-        for index in entries.indices where entries[index].value != nil && entries[index].key == key {
-            let value = entries[index].value
-            entries[index].value = nil
-            return value?.value as? Value
+    /// Takes the next value awaited for `key`, if one is left.
+    func take<Value>(_ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value? {
+        var index = first
+        while index < entries.count {
+            if entries[index].key == key, let value = entries[index].value {
+                entries[index].value = nil
+                if index == first {
+                    first += 1
+                    while first < entries.count, entries[first].value == nil { first += 1 }
+                }
+                guard let value = value as? Value else {
+                    throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: "\(Value.self)")), path: [key])
+                }
+                return value
+            }
+            index += 1
         }
         return nil
     }
@@ -98,93 +111,151 @@ struct AsyncSection {
 /// the arguments, and returns the step that awaits the build.
 typealias AsyncBuild<Value> = (AsyncSection) async throws -> Value
 
-/// The plans of the awaited dependencies of one node, in the order its plans read them.
+/// A dependency that awaits in place (`AnyNode.awaitsInPlace`), which a section's plans read:
+/// one of the section's node's own dependencies, or one reached through dependencies that need
+/// `await` only because of what they build at once. Those build in the section itself, as a
+/// synchronous request builds them: only the values that can suspend are awaited before it.
+struct AwaitedLeaf: Sendable {
+    let node: AnyNode
+    /// Which node's own dependencies the leaf is one of, numbered within one section: two or
+    /// more of one node's are awaited at the same time.
+    let group: Int
+    /// The nodes between the section's node and the leaf, innermost first: each puts its key on
+    /// the path of the leaf's failure, as it would had it awaited the leaf itself.
+    let through: [@Sendable (any Error) -> InjectionError]
+
+    /// The leaves a section of a node with these dependencies that need `await` awaits, in the
+    /// order its plans read them.
+    static func leaves(of dependencies: [AnyNode]) -> [AwaitedLeaf] {
+        var leaves: [AwaitedLeaf] = []
+        var nextGroup = 1
+        for dependency in dependencies {
+            guard !dependency.awaitsInPlace else {
+                leaves.append(AwaitedLeaf(node: dependency, group: 0, through: []))
+                continue
+            }
+            var groups = 0
+            for leaf in dependency.awaitedLeaves {
+                leaves.append(AwaitedLeaf(node: leaf.node, group: nextGroup + leaf.group,
+                                          through: leaf.through + [dependency.rethrowingLeaves]))
+                groups = max(groups, leaf.group + 1)
+            }
+            nextGroup += groups
+        }
+        return leaves
+    }
+
+    /// The leaf's failure, as the section's node reports it.
+    func failure(_ error: any Error, _ rethrow: @Sendable (any Error) -> InjectionError) -> InjectionError {
+        var error = error
+        for wrap in through { error = wrap(error) }
+        return rethrow(error)
+    }
+}
+
+/// What one section awaits before it runs: the leaves of its node's dependencies that need
+/// `await` (`AwaitedLeaf`), in the order its plans read them.
 ///
-/// Concurrency is paid for only where it can happen. A dependency whose value a scope has stored
-/// is read at once. A dependency that needs `await` only because of what it builds at once (a
-/// synchronous build over an `async` one) is awaited in this task, its own awaited dependencies
-/// then following this same rule. The dependencies that await in place, an `async` build, a
-/// value a scope keeps or one built on an actor, are the ones that can suspend: when two or
-/// more of them are not stored yet, the first is awaited in this task and each further one in a
-/// child task of its own (an `async let` for two, a task group beyond), so that they run at the
-/// same time.
+/// Concurrency is paid for only where it can happen. A leaf whose value a scope has stored is
+/// read at once. The others are the values that can suspend (an `async` build, a value a scope
+/// keeps, one built on an actor): when two or more of one node's own dependencies are not
+/// stored yet, the first is awaited in this task and each further one in a child task of its
+/// own (an `async let` for two, a task group beyond), so that they run at the same time. A graph
+/// where no node has two such dependencies awaits its leaves one after the other, in this task.
 struct AwaitedDependencies: Sendable {
+    /// The node's own dependencies that need `await`, read when the node is linked.
     let nodes: [AnyNode]
-    /// For each node: whether it awaits in place (`AnyNode.awaitsInPlace`).
-    private let inPlace: [Bool]
-    /// How many of the nodes await in place: at most one, and every dependency is awaited in
-    /// this task, one after the other.
-    private let inPlaceCount: Int
+    let leaves: [AwaitedLeaf]
+    /// Whether some node has two or more leaves of its own: only then can any two be awaited at
+    /// the same time.
+    private let mayOverlap: Bool
 
     init(nodes: [AnyNode]) {
         self.nodes = nodes
-        inPlace = nodes.map(\.awaitsInPlace)
-        inPlaceCount = inPlace.count(where: { $0 })
+        leaves = AwaitedLeaf.leaves(of: nodes)
+        var counts: [Int: Int] = [:]
+        for leaf in leaves { counts[leaf.group, default: 0] += 1 }
+        mayOverlap = counts.values.contains { $0 > 1 }
     }
 
-    var isEmpty: Bool { nodes.isEmpty }
+    var isEmpty: Bool { leaves.isEmpty }
 
-    /// Awaits every dependency; the failures of all of them are reported together, each with its
-    /// path from `key`.
+    /// Whether every leaf's value can be had synchronously now.
+    var areReady: Bool { leaves.allSatisfy { $0.node.isReady } }
+
+    /// Awaits every leaf; the failures of all of them are reported together, each with its
+    /// path from the section's node (`rethrow` puts its key on the path).
     nonisolated(nonsending)
-    func values(_ request: AsyncRequest, for key: AnyKey, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
-        guard !nodes.isEmpty else { return nil }
+    func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
+        guard !leaves.isEmpty else { return nil }
         let dependency = request.withoutArguments
-        if nodes.count == 1 {
-            do {
-                return Prefetched([(nodes[0].key, try await nodes[0].awaitedValue(dependency))])
-            } catch {
-                throw rethrow(error)
+        var values = ContiguousArray<(key: AnyKey, value: Any?)>()
+        values.reserveCapacity(leaves.count)
+        if !mayOverlap || pending() == nil {
+            var problems: [InjectionError.Problem] = []
+            for leaf in leaves {
+                do {
+                    if let value = leaf.node.storedValue() {
+                        values.append((leaf.node.key, value))
+                    } else {
+                        values.append((leaf.node.key, try await leaf.node.awaitedValue(dependency).value))
+                    }
+                } catch {
+                    problems += leaf.failure(error, rethrow).problems
+                }
             }
+            if let error = InjectionError(problems: problems) { throw error }
+            return Prefetched(values)
         }
-        var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: nodes.count)
-        if inPlaceCount < 2 {
-            for index in nodes.indices { results[index] = await Self.outcome(of: nodes[index], dependency) }
-            return try Self.prefetched(nodes, results, rethrow)
+        return try await overlapping(dependency, rethrow: rethrow)
+    }
+
+    /// The leaves to await in child tasks: for each node with two or more leaves not stored,
+    /// all of those but its first; `nil` when there are none.
+    private func pending() -> Set<Int>? {
+        var firstOfGroup: Set<Int> = []
+        var others: Set<Int> = []
+        for (index, leaf) in leaves.enumerated() where leaf.node.storage?.isFilled != true {
+            if firstOfGroup.insert(leaf.group).inserted { continue }
+            others.insert(index)
         }
-        var pending: [Int] = []
-        for index in nodes.indices {
-            if inPlace[index], nodes[index].storage?.isFilled != true { pending.append(index) }
-        }
-        switch pending.count {
-        case 0, 1:
-            for index in nodes.indices { results[index] = await Self.outcome(of: nodes[index], dependency) }
-        case 2:
-            let second = nodes[pending[1]]
-            async let other = Self.outcome(of: second, dependency)
-            for index in nodes.indices where index != pending[1] {
-                results[index] = await Self.outcome(of: nodes[index], dependency)
+        return others.isEmpty ? nil : others
+    }
+
+    /// Awaits the leaves, those `pending()` names in child tasks.
+    nonisolated(nonsending)
+    private func overlapping(_ dependency: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched {
+        let apart = pending() ?? []
+        var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: leaves.count)
+        if apart.count == 1, let other = apart.first {
+            let node = leaves[other].node
+            async let awaited = Self.outcome(of: node, dependency)
+            for index in leaves.indices where index != other {
+                results[index] = await Self.outcome(of: leaves[index].node, dependency)
             }
-            results[pending[1]] = await other
-        default:
+            results[other] = await awaited
+        } else {
             // Each branch writes its outcome into its own slot: no result crosses the group.
-            let outcomes = Outcomes(count: nodes.count)
-            let rest = Set(pending.dropFirst())
+            let outcomes = Outcomes(count: leaves.count)
+            let leaves = leaves
             await withTaskGroup(of: Void.self) { group in
-                for index in rest {
-                    let node = nodes[index]
+                for index in apart {
+                    let node = leaves[index].node
                     group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency)) }
                 }
-                for index in nodes.indices where !rest.contains(index) {
-                    outcomes.set(index, await Self.outcome(of: nodes[index], dependency))
+                for index in leaves.indices where !apart.contains(index) {
+                    outcomes.set(index, await Self.outcome(of: leaves[index].node, dependency))
                 }
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
         }
-        return try Self.prefetched(nodes, results, rethrow)
-    }
-
-    /// The values awaited, in the nodes' order, or every failure among them.
-    private static func prefetched(
-        _ nodes: [AnyNode], _ results: [Result<Transfer<Any>, any Error>?], _ rethrow: @Sendable (any Error) -> InjectionError
-    ) throws -> Prefetched {
-        var values: [(key: AnyKey, value: Transfer<Any>?)] = []
-        values.reserveCapacity(nodes.count)
+        var values = ContiguousArray<(key: AnyKey, value: Any?)>()
+        values.reserveCapacity(leaves.count)
         var problems: [InjectionError.Problem] = []
-        for (node, result) in zip(nodes, results) {
+        for (leaf, result) in zip(leaves, results) {
             switch result {
-            case .success(let value)?: values.append((node.key, value))
-            case .failure(let error)?: problems += rethrow(error).problems
+            case .success(let value)?: values.append((leaf.node.key, value.value))
+            case .failure(let error)?: problems += leaf.failure(error, rethrow).problems
             case nil: break
             }
         }
@@ -192,10 +263,11 @@ struct AwaitedDependencies: Sendable {
         return Prefetched(values)
     }
 
-    /// Awaits one dependency's value, its failure kept as an outcome.
+    /// Awaits one leaf's value, its failure kept as an outcome.
     nonisolated(nonsending)
     private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
+            if let value = node.storedValue() { return .success(Transfer(value)) }
             return .success(try await node.awaitedValue(request))
         } catch {
             return .failure(error)

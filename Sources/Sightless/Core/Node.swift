@@ -29,16 +29,29 @@ class AnyNode {
     /// Whether awaiting the node's value can suspend where it is awaited: its own build is
     /// `async`, a scope keeps its value (another task may be building it), or it is built on an
     /// actor. A node that needs `await` only because of what it builds at once awaits nothing
-    /// itself, so its consumer awaits it in place and leaves concurrency to its own dependencies
-    /// (see `AwaitedDependencies`). Read from the graph's decision (`Meaning`).
+    /// itself: a consumer's section awaits its leaves instead and builds it synchronously (see
+    /// `AwaitedLeaf`). Read from the graph's decision (`Meaning`).
     var awaitsInPlace: Bool {
         guard let awaited else { return false }
-        return awaited == key || meaning.owner != .none || meaning.isolation != nil
+        return awaited == key || meaning.owner != .none || meaning.isolation != nil || awaitedLeaves.isEmpty
     }
 
     /// Whether the node's value can be built synchronously now: always for a node that needs no
     /// `await`; for one that does, once its value is stored, or once everything it awaits is.
     var isReady: Bool { true }
+
+    /// For a node that needs `await` only because of what it builds at once: the leaves its
+    /// dependencies await (`AwaitedLeaf`), which a consumer's section awaits in its place.
+    var awaitedLeaves: [AwaitedLeaf] { [] }
+
+    /// Puts the node's key on the path of a failure of one of its `awaitedLeaves`.
+    var rethrowingLeaves: @Sendable (any Error) -> InjectionError {
+        let key = key
+        return { error in InjectionError.wrap(error, at: key) }
+    }
+
+    /// The value a scope has stored for the node, if any: read with no `await`.
+    func storedValue() -> Any? { nil }
 
     /// Awaits the node's value (see `AsyncPlan`), for a consumer that awaits it.
     nonisolated(nonsending)
@@ -65,12 +78,23 @@ final class Node<Value>: AnyNode {
     /// For a node that needs `await`: whether what it awaits is stored, so that its own
     /// synchronous plan can run.
     private let awaitedReady: (@Sendable () -> Bool)?
+    private let leaves: [AwaitedLeaf]
+    private let leavesRethrow: (@Sendable (any Error) -> InjectionError)?
 
     override func prime(_ injector: Injector) throws(InjectionError) {
         _ = try injector.run(self)
     }
 
     override var awaited: AnyKey? { awaitedKey }
+
+    override var awaitedLeaves: [AwaitedLeaf] { leaves }
+
+    override var rethrowingLeaves: @Sendable (any Error) -> InjectionError { leavesRethrow ?? super.rethrowingLeaves }
+
+    override func storedValue() -> Any? {
+        guard let storage, let value = storage.existing(as: Value.self) else { return nil }
+        return value
+    }
 
     override var isReady: Bool {
         guard asyncPlan != nil else { return true }
@@ -92,6 +116,8 @@ final class Node<Value>: AnyNode {
         self.asyncPlan = nil
         self.awaitedKey = nil
         self.awaitedReady = nil
+        self.leaves = []
+        self.leavesRethrow = nil
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
                    storage: provision.storage)
     }
@@ -99,12 +125,14 @@ final class Node<Value>: AnyNode {
     /// A node that needs `await` because of `awaited`.
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>, awaited: AnyKey,
-        ready: (@Sendable () -> Bool)?
+        ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil
     ) {
         self.plan = provision.plan
         self.asyncPlan = asyncPlan
         self.awaitedKey = awaited
         self.awaitedReady = ready
+        self.leaves = leaves
+        self.leavesRethrow = rethrow
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
                    storage: provision.storage)
     }

@@ -450,7 +450,7 @@ final class UncheckedBox<Value>: @unchecked Sendable {
 /// Invariant: the task that built the value keeps no reference to it once it hands the box
 /// over, so the value is used by one task at a time, as if it had been built there (a
 /// singleton's value is then shared like every singleton; see the Concurrency article).
-final class Transfer<Value>: @unchecked Sendable {
+struct Transfer<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
