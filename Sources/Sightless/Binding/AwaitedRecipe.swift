@@ -13,7 +13,7 @@ extension Recipe {
     init<Value>(
         awaiting key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
         dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [], concreteType: Any.Type? = nil,
-        buildLocation: SourceLocation? = nil,
+        buildLocation: SourceLocation? = nil, handsOutResolver: Bool = false,
         awaitedBuild: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<Value>>
     ) {
         let erased = key.erased
@@ -23,14 +23,15 @@ extension Recipe {
         }
         self.isAsync = true
         self.makeNode = { linker, scope in
-            try Recipe.node(erased, linker, scope, build: .awaited(try awaitedBuild(linker)))
+            try Recipe.node(erased, linker, scope, build: .awaited(try awaitedBuild(linker)), handsOutResolver: handsOutResolver)
         }
     }
 
     /// The node of a linked recipe: an ordinary one when neither its build nor what it builds
     /// at once needs `await`; otherwise one with an async plan, in its scope.
     static func node<Value>(
-        _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
+        handsOutResolver: Bool = false
     ) throws -> AnyNode {
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies)
         let reason: AnyKey
@@ -53,32 +54,42 @@ extension Recipe {
         let reentry = linker.meaning.reentry
         // One closure per kind of build, chosen here: the plan does not look at the kind again.
         let buildValue: AsyncPlan<Value>
+        let recorded: AsyncPlan<Value>
         switch build {
         case .synchronous(let plan):
             buildValue = { request in
                 let prefetched = try await awaited.values(request, rethrow: rethrow)
                 return try AsyncSection(request: request, prefetched: prefetched).run { resolution in try plan(&resolution) }
             }
+            recorded = { request in try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) } }
         case .awaited(let plan):
+            // The key is being built in this task and the tasks it starts: asking for it again
+            // there with nothing new to build from could only await itself; with creation-time
+            // arguments it recurses. Only what the build was handed can ask while it awaits: a
+            // resolver, or a `Lazy`, `Factory` or injector among its arguments, each of which
+            // marks its section (`AsyncSection.runNotingWayBack`). A build handed none of them
+            // is not recorded: nothing it holds can reach the injector.
             buildValue = { request in
-                let prefetched = try await awaited.values(request, rethrow: rethrow)
+                // Most `async` builds await nothing before their own: no frame for that.
+                let prefetched = awaited.isEmpty ? nil : try await awaited.values(request, rethrow: rethrow)
                 let section = AsyncSection(request: request, prefetched: prefetched)
-                let step = try section.run { resolution in try plan(&resolution) }
-                return try await step(section)
+                var wayBack = false
+                let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
+                guard wayBack || handsOutResolver else { return try await step(section) }
+                return try await AwaitedReentry.enter(key, reentry) { try await step(section) }
+            }
+            // A kept value's build is recorded whatever it holds: another request of the key,
+            // from anything its dependencies were handed, awaits that build.
+            recorded = { request in
+                try await AwaitedReentry.enter(key, reentry) {
+                    let prefetched = try await awaited.values(request, rethrow: rethrow)
+                    let section = AsyncSection(request: request, prefetched: prefetched)
+                    let step = try section.run { resolution in try plan(&resolution) }
+                    return try await step(section)
+                }
             }
         }
-        // The key is being built in this task and the tasks it starts: asking for it again
-        // there (through a resolver, a `Lazy` or a `Factory`) with nothing new to build from
-        // could only await itself; with creation-time arguments it recurses. Only an `async`
-        // build can ask anything while it awaits: a node awaited for its dependencies alone
-        // asks nothing between them and its synchronous section, so it is not recorded (a
-        // recursion through it passes an `async` build at every level), unless a scope keeps
-        // its value, whose build another request may then await.
-        let entered: AsyncPlan<Value> = { request in
-            try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) }
-        }
-        let unscoped: AsyncPlan<Value>
-        if case .awaited = build { unscoped = entered } else { unscoped = buildValue }
+        let unscoped = buildValue
         // A synchronous build kept by nobody, on no actor, awaits nothing itself: a consumer's
         // section awaits its leaves and builds it there (`AwaitedLeaf`).
         var leaves: [AwaitedLeaf] = []
@@ -133,7 +144,7 @@ extension Recipe {
                 // Built for the injector that owns the binding, as a synchronous singleton is.
                 let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
                 return try await storage.awaitInstance(request.injector.builds) {
-                    Transfer(try await entered(dependency))
+                    Transfer(try await recorded(dependency))
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
@@ -154,7 +165,7 @@ extension Recipe {
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
                 return try await child.storage(for: slot, key: key).awaitInstance(request.injector.builds) {
-                    Transfer(try await entered(dependency))
+                    Transfer(try await recorded(dependency))
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
@@ -169,7 +180,7 @@ extension Recipe {
         _ key: Key<Value>, location: SourceLocation, source: Source = .closure,
         make: @escaping @Sendable (Resolver) async throws -> Value
     ) -> Recipe {
-        Recipe(awaiting: key, source: source, location: location, awaitedBuild: { linker in
+        Recipe(awaiting: key, source: source, location: location, handsOutResolver: true, awaitedBuild: { linker in
             let rethrow = linker.rethrow
             return { _ in
                 { section in

@@ -8,12 +8,14 @@ enum AwaitedReentry {
     /// shares the rest. A level's link is released when that level ends, its outer links still
     /// held by the levels outside it, so no release runs down the chain.
     final class Link: Sendable {
-        let key: AnyKey
+        /// The key being built, or `nil` for an awaited request that counts one level and
+        /// builds nothing itself yet (see `request(_:)`).
+        let key: AnyKey?
         let outer: Link?
         /// How many links there are, this one included.
         let depth: Int
 
-        init(_ key: AnyKey, outer: Link?) {
+        init(_ key: AnyKey?, outer: Link?) {
             self.key = key
             self.outer = outer
             self.depth = (outer?.depth ?? 0) + 1
@@ -48,6 +50,20 @@ enum AwaitedReentry {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
         }
         return try await $active.withValue(Link(key, outer: active)) { try await body() }
+    }
+
+    /// Runs an awaited request that builds: one level more of the task's chain. A build handed
+    /// no way back into the injector is not recorded (`Recipe.node`), yet it can still reach
+    /// the injector out of band, through a global; each such request nests one level deeper
+    /// and ends in `tooDeep`, as a synchronous one ends on its thread's stack.
+    nonisolated(nonsending)
+    static func request<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
+        let active = active
+        let depth = (active?.depth ?? 0) + 1
+        guard depth <= deepest else {
+            throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
+        }
+        return try await $active.withValue(Link(nil, outer: active)) { try await body() }
     }
 
     /// Throws when `key` is being built in this task or one that started it.

@@ -107,6 +107,19 @@ struct AsyncSection {
     }
 }
 
+extension AsyncSection {
+    /// Runs `body` as `run(_:)` does, and tells whether it handed out a way back into the
+    /// injector (a resolver, a `Lazy`, a `Factory`, the injector itself: each publishes the
+    /// request's frame, `Resolution.publishFrame()`), through which what it built can ask again.
+    func runNotingWayBack<Result>(_ wayBack: inout Bool, _ body: (inout Resolution) throws -> Result) throws -> Result {
+        try run { resolution in
+            let result = try body(&resolution)
+            wayBack = resolution.frameReference != nil
+            return result
+        }
+    }
+}
+
 /// What an `async` initializer, closure or provider links to: a synchronous plan that gathers
 /// the arguments, and returns the step that awaits the build.
 typealias AsyncBuild<Value> = (AsyncSection) async throws -> Value
@@ -187,7 +200,7 @@ struct AwaitedDependencies: Sendable {
     /// path from the section's node (`rethrow` puts its key on the path).
     nonisolated(nonsending)
     func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
-        guard !leaves.isEmpty else { return nil }
+        if leaves.isEmpty { return nil }
         let dependency = request.withoutArguments
         var values = ContiguousArray<(key: AnyKey, value: Any?)>()
         values.reserveCapacity(leaves.count)

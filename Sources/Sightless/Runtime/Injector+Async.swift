@@ -155,7 +155,8 @@ extension Injector {
             throw argumentCountError(key, signature: node.signature, passed: [])
         }
         do {
-            return try await awaitPlan(plan, AsyncRequest(injector: self, arguments: nil)).value
+            let request = AsyncRequest(injector: self, arguments: nil)
+            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }.value
         } catch {
             throw InjectionError.request(error, key: key)
         }
@@ -169,7 +170,13 @@ extension Injector {
     ) async throws(InjectionError) -> Value {
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
-        let node = try await awaitedNode(Value.self, name: name)
+        // Compiled already (nearly always): found with no async call.
+        let node: Node<Value>
+        if let compiled = nodes.reference(type: Value.self, name: name) {
+            node = try compiled.object.typed(as: Value.self)
+        } else {
+            node = try await awaitedNode(Value.self, name: name)
+        }
         guard let plan = node.asyncPlan else { return try run(node, key: key, arguments: repeat each arguments) }
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
@@ -188,7 +195,7 @@ extension Injector {
         repeat try placer.place(each arguments)
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
         do {
-            return try await awaitPlan(plan, request).value
+            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }.value
         } catch {
             throw InjectionError.request(error, key: key)
         }
