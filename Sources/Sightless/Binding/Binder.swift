@@ -37,6 +37,7 @@ public final class Binder {
     /// The recorded elements: the bindings in order, then the entry points, then the others.
     var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints + others }
 
+    // One accessor per kind below: Swift cannot pass an enum case as the kind to filter by.
     /// The recorded decorators, in declaration order.
     var decorators: [Decorator] {
         others.compactMap { element in

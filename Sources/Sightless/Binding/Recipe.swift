@@ -259,6 +259,7 @@ extension Recipe {
     private static func injectable<T: Injectable>(
         _ type: T.Type, name: String?, location: SourceLocation?, justInTime: Bool
     ) -> Recipe {
+        // Mirrored by `mainActorInjectable`: no generic code reads both protocols' requirements.
         let key = Key<T>(named: name)
         let initializer = T.initializer
         let properties = T.properties

@@ -102,6 +102,7 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps))
             // No level is counted: nothing is built inside this one (its properties count
             // their own), and a request its initializer starts checks the stack when it starts.
+            // A closure per set of steps, as the generated arities: no build tests a step it lacks.
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance

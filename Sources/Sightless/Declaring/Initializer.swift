@@ -109,19 +109,16 @@ public struct Initializer<Instance>: Sendable {
 
     @usableFromInline
     init(dependencies: [Dependency], location: SourceLocation, link: @escaping @Sendable (any Linking) throws -> Plan<Instance>) {
-        self.dependencies = dependencies
-        self.location = location
-        self.link = link
-        self.linkInjected = nil
-        self.identity = InitializerIdentity()
+        self.init(dependencies: dependencies, location: location, linkInjected: nil, link: link)
     }
 
     /// An initializer of an ``Injectable`` type whose plan also sets the properties and
-    /// awakes the instance when its type recipe asks (see `linkInjected`).
+    /// awakes the instance when its type recipe asks (see `linkInjected`), or, given none, an
+    /// initializer whose type recipe wraps `link`.
     @usableFromInline
     init(
         dependencies: [Dependency], location: SourceLocation,
-        linkInjected: @escaping @Sendable (any Linking, () throws -> PropertySetter<Instance>?) throws -> Plan<Instance>,
+        linkInjected: (@Sendable (any Linking, () throws -> PropertySetter<Instance>?) throws -> Plan<Instance>)?,
         link: @escaping @Sendable (any Linking) throws -> Plan<Instance>
     ) {
         self.dependencies = dependencies

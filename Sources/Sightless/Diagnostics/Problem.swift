@@ -120,6 +120,7 @@ extension InjectionError.Problem {
     /// ```swift
     /// print(slot)   // argument 2: String
     /// ```
+    // A role and a key like `Consumer`, yet its own public type: it prints `argument 2: String`.
     public struct Slot: Sendable, Hashable, CustomStringConvertible {
         /// Where the argument goes.
         public let role: DependencyRole

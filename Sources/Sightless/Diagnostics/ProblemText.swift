@@ -62,9 +62,7 @@ enum ProblemText {
         case .missingBinding(let key, let consumer, let nearMisses, _):
             var message = "Nothing provides \(key)"
             message += consumer.map { ", needed by \($0)." } ?? "."
-            if !nearMisses.isEmpty {
-                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
-            }
+            message += boundWithSameType(nearMisses)
             return message
         case .bindingWithoutTarget(let key, _):
             return "\(key) is bound without a target, and \(key.typeName) is not Injectable."
@@ -153,15 +151,11 @@ enum ProblemText {
             return "\(key) is kept in the scope \(scope) and is not isolated to \(actor), but holds\(through) a value isolated to \(actor)."
         case .overrideReplacesNothing(let key, _, let nearMisses):
             var message = "The override of \(key) replaces no binding: nothing else binds \(key)."
-            if !nearMisses.isEmpty {
-                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
-            }
+            message += boundWithSameType(nearMisses)
             return message
         case .decoratorWithoutBinding(let key, _, let nearMisses):
             var message = "The decorator of \(key) wraps nothing: this injector does not bind \(key)."
-            if !nearMisses.isEmpty {
-                message += " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
-            }
+            message += boundWithSameType(nearMisses)
             return message
         case .unusedContextualBinding(let key, let consumer, _):
             return "The binding of \(key) when injected into \(consumer) serves nothing: \(consumer) has no argument or property of \(key)."
@@ -172,6 +166,7 @@ enum ProblemText {
         }
     }
 
+    // The kinds of `message` again, in their own switch: a kind's fix reads whole, on its own.
     static func fix(_ detail: InjectionError.Problem.Detail) -> String {
         switch detail {
         case .missingBinding(let key, _, let nearMisses, let canConform):
@@ -293,6 +288,12 @@ enum ProblemText {
         case .outsideTemplateChild(let key):
             return "\(key), compiled for the children of a template, was built outside a child of it."
         }
+    }
+
+    /// The sentence naming the keys bound with the same type as a key nothing provides, or
+    /// nothing when there are none.
+    private static func boundWithSameType(_ nearMisses: [AnyKey]) -> String {
+        nearMisses.isEmpty ? "" : " Bound with the same type: \(nearMisses.map(\.description).sorted().joined(separator: ", "))."
     }
 
     private static func place(_ location: SourceLocation?) -> String {

@@ -57,6 +57,7 @@ final class GraphCompilation: Compilation {
         bindings: [AnyKey: Recipe], graph: BindingGraph, eager: [AnyNode], parent: Parent?, owner: CompilationOwner,
         isTemplate: Bool, composition: Composition
     ) {
+        // Field by field, as RecipeStorage and LinkedNodes: a class gets no memberwise init.
         self.owner = owner
         self.isTemplate = isTemplate
         self.bindings = bindings

@@ -26,15 +26,6 @@ struct DotExporter {
 
     /// A DOT string: backslashes and quotes escaped, line breaks as `\n`.
     private func quote(_ text: String) -> String {
-        var quoted = "\""
-        for character in text {
-            switch character {
-            case "\\": quoted += "\\\\"
-            case "\"": quoted += "\\\""
-            case "\n": quoted += "\\n"
-            default: quoted.append(character)
-            }
-        }
-        return quoted + "\""
+        "\"" + text.escaping(["\\": "\\\\", "\"": "\\\"", "\n": "\\n"]) + "\""
     }
 }

@@ -110,3 +110,15 @@ struct ExportedGraph {
         }
     }
 }
+
+extension String {
+    /// The text with every character `replacements` lists replaced by its entry: how each
+    /// exporter escapes what its format reads as syntax.
+    func escaping(_ replacements: [Character: String]) -> String {
+        var escaped = ""
+        for character in self {
+            if let replacement = replacements[character] { escaped += replacement } else { escaped.append(character) }
+        }
+        return escaped
+    }
+}

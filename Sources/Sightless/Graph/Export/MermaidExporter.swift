@@ -28,16 +28,7 @@ struct MermaidExporter {
 
     /// Mermaid reads `"`, `<` and `>` in a label as its own syntax or as HTML.
     private func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\"": escaped += "#quot;"
-            case "<": escaped += "#lt;"
-            case ">": escaped += "#gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        text.escaping(["\"": "#quot;", "<": "#lt;", ">": "#gt;"])
     }
 }
 

@@ -7,6 +7,7 @@ struct UnboundDecoratorRule {
     /// Every key bound, for the near-miss hint.
     let bound: [AnyKey]
 
+    // The shape of UnmatchedOverrideRule's check, written out so that each rule reads alone.
     func check(_ decorators: [Decorator]) -> [InjectionError.Problem] {
         decorators.compactMap { decorator in
             let key = decorator.key

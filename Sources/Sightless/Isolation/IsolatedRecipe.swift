@@ -142,6 +142,7 @@ extension Recipe {
                 let step = try make(&resolution)
                 return { section in
                     let instance = Transfer(try await step(section))
+                    // Unlike `awaitedInjectable`: set and awoken on the main actor.
                     return try await MainActor.run {
                         var built = instance.value
                         if let setProperties {

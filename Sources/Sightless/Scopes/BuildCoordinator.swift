@@ -24,6 +24,7 @@ final class BuildCoordinator {
     private var stored = 0
 
     init() {
+        // Not a `Lock`: the condition waits with the raw mutex, which a `Lock` keeps private.
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)

@@ -122,6 +122,7 @@ final class Node<Value>: AnyNode {
                    storage: provision.storage)
     }
 
+    // Not optional parameters of the one above: an async plan always comes with its reason.
     /// A node that needs `await` because of `awaited`.
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>, awaited: AnyKey,

@@ -1,3 +1,4 @@
+// The async twins of `to(_:)` and `to(provider:)`, which Swift picks for an async closure.
 extension BindingBuilder {
     /// Binds the key to an `async` closure, awaited for every request (or once, in the
     /// singleton scope). The key, and everything that builds it at once, is then requested with

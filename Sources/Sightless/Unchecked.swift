@@ -255,14 +255,19 @@ func existential<Existential>(_ existential: Existential.Type, accepts type: Any
 
 private enum ExistentialMetatype {
     typealias Function = @convention(c) (UnsafeRawPointer) -> UnsafeRawPointer
-    static let lookUp: Function? = {
-        #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
-        #else
-        let everywhere: UnsafeMutableRawPointer? = nil             // RTLD_DEFAULT
-        #endif
-        return dlsym(everywhere, "swift_getExistentialMetatypeMetadata").map { unsafeBitCast($0, to: Function.self) }
-    }()
+    static let lookUp: Function? =
+        runtimeSymbol("swift_getExistentialMetatypeMetadata").map { unsafeBitCast($0, to: Function.self) }
+}
+
+/// The address of the symbol `name` in any image of the process (`RTLD_DEFAULT`): how the
+/// functions the Swift runtime exports but the standard library does not declare are found.
+private func runtimeSymbol(_ name: String) -> UnsafeMutableRawPointer? {
+    #if canImport(Darwin)
+    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
+    #else
+    let everywhere: UnsafeMutableRawPointer? = nil             // RTLD_DEFAULT
+    #endif
+    return dlsym(everywhere, name)
 }
 
 // MARK: - C functions looked up at run time
@@ -485,15 +490,8 @@ extension Outcomes: @unchecked Sendable {}
 /// symbol is missing (an older runtime), the check has no answer (see `ActorIsolation.isCurrent`).
 private typealias ExecutorCheck = @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
 
-private let executorCheck: ExecutorCheck? = {
-    #if canImport(Darwin)
-    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
-    #else
-    let everywhere: UnsafeMutableRawPointer? = nil   // RTLD_DEFAULT
-    #endif
-    guard let symbol = dlsym(everywhere, "swift_task_isCurrentExecutorWithFlags") else { return nil }
-    return unsafeBitCast(symbol, to: ExecutorCheck.self)
-}()
+private let executorCheck: ExecutorCheck? =
+    runtimeSymbol("swift_task_isCurrentExecutorWithFlags").map { unsafeBitCast($0, to: ExecutorCheck.self) }
 
 /// Whether the calling code runs isolated to `executor`'s actor, as the runtime knows it; `nil`
 /// when this runtime cannot be asked.

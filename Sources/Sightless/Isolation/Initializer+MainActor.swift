@@ -33,6 +33,7 @@ extension Initializer {
         _ slots: repeat Slot<each Argument>,
         fileID: String = #fileID, line: Int = #line, isolation: MainActor.Type = MainActor.self
     ) {
+        // The plain form's plan, calling on the main actor; sharing it costs a call per build.
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: repeat each slots, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
