@@ -58,33 +58,30 @@ private enum AwaitedRecursing {
     }
 }
 
+/// The kind of error an awaited request of `type` ends in, with `holder` holding its injector.
+private func awaitedFailure<Value>(of type: Value.Type, through holder: RecursionHolder<Injector>) async throws -> InjectionError.Kind? {
+    let injector = try Injector(modules: [])
+    holder.value = injector
+    defer { holder.value = nil }
+    let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(Value.self) }
+    return error?.kind
+}
+
 @Suite("Recursion of builds that await, through a global injector")
 struct AwaitedGlobalRecursionTests {
     @Test("an async initializer asking a global injector for its own type ends in tooDeep")
     func selfAsking() async throws {
-        let injector = try Injector(modules: [])
-        AwaitedRecursing.selfAskingInjector.value = injector
-        defer { AwaitedRecursing.selfAskingInjector.value = nil }
-        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(AwaitedRecursing.SelfAsking.self) }
-        #expect(error?.kind == .tooDeep)
+        #expect(try await awaitedFailure(of: AwaitedRecursing.SelfAsking.self, through: AwaitedRecursing.selfAskingInjector) == .tooDeep)
     }
 
     @Test("an async leaf asking a global injector for its own type ends in tooDeep")
     func leafAsking() async throws {
-        let injector = try Injector(modules: [])
-        AwaitedRecursing.leafInjector.value = injector
-        defer { AwaitedRecursing.leafInjector.value = nil }
-        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(AwaitedRecursing.Root.self) }
-        #expect(error?.kind == .tooDeep)
+        #expect(try await awaitedFailure(of: AwaitedRecursing.Root.self, through: AwaitedRecursing.leafInjector) == .tooDeep)
     }
 
     @Test("an async leaf asking a global injector for the type that builds it ends in tooDeep")
     func rootAsking() async throws {
-        let injector = try Injector(modules: [])
-        AwaitedRecursing.rootAskingInjector.value = injector
-        defer { AwaitedRecursing.rootAskingInjector.value = nil }
-        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(AwaitedRecursing.AskedRoot.self) }
-        #expect(error?.kind == .tooDeep)
+        #expect(try await awaitedFailure(of: AwaitedRecursing.AskedRoot.self, through: AwaitedRecursing.rootAskingInjector) == .tooDeep)
     }
 
     @Test("an async singleton awaited by a request that builds is built, not taken for its own cycle")
