@@ -33,6 +33,20 @@ extension Recipe {
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
         handsOutResolver: Bool = false
     ) throws -> AnyNode {
+        // Nearly every node: linked with a small frame, since a key compiled on its first
+        // request may be linked deep in a request's stack.
+        if case .synchronous(let plan) = build, linker.awaitedDependencies.isEmpty {
+            return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)), signature: linker.dynamicSignature)
+        }
+        return try awaitingNode(key, linker, scope, build: build, handsOutResolver: handsOutResolver)
+    }
+
+    /// The node of a linked recipe that needs `await`.
+    @inline(never)
+    private static func awaitingNode<Value>(
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
+        handsOutResolver: Bool
+    ) throws -> AnyNode {
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies)
         let reason: AnyKey
         // When the one reason is a value isolated to an actor that needs nothing else, a
