@@ -204,7 +204,8 @@ struct AwaitedDependencies: Sendable {
         let dependency = request.withoutArguments
         var values = ContiguousArray<(key: AnyKey, value: Any?)>()
         values.reserveCapacity(leaves.count)
-        if !mayOverlap || pending() == nil {
+        let apart = mayOverlap ? pending() : nil
+        if apart == nil {
             var problems: [InjectionError.Problem] = []
             for leaf in leaves {
                 do {
@@ -220,7 +221,7 @@ struct AwaitedDependencies: Sendable {
             if let error = InjectionError(problems: problems) { throw error }
             return Prefetched(values)
         }
-        return try await overlapping(dependency, rethrow: rethrow)
+        return try await overlapping(apart ?? [], dependency, rethrow: rethrow)
     }
 
     /// The leaves to await in child tasks: for each node with two or more leaves not stored,
@@ -237,8 +238,9 @@ struct AwaitedDependencies: Sendable {
 
     /// Awaits the leaves, those `pending()` names in child tasks.
     nonisolated(nonsending)
-    private func overlapping(_ dependency: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched {
-        let apart = pending() ?? []
+    private func overlapping(
+        _ apart: Set<Int>, _ dependency: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError
+    ) async throws -> Prefetched {
         var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: leaves.count)
         if apart.count == 1, let other = apart.first {
             let node = leaves[other].node
