@@ -337,29 +337,69 @@ extension ThreadNesting {
 }
 
 extension ChildValues {
-    /// Places `value` at `address`.
+    /// Moves `value` to `position`, in place or in `heap`.
     ///
-    /// Invariant: `address` is `base` plus the layout's offset of position `count`, whose type
-    /// the caller compared with `Value` (`place`), inside the buffer sized and aligned for the
-    /// layout, and not yet initialized.
+    /// Invariant: `position` is the layout's position `count`, whose type the caller compared
+    /// with `Value` (`place`), not yet initialized; `heap` is sized and aligned for the layout
+    /// when there is one, and otherwise the layout fits `inline` (`ProvidedLayout.fitsInline`).
     @inlinable @inline(__always)
-    static func initialize<Value>(_ address: UnsafeMutableRawPointer, to value: Value) {
-        address.assumingMemoryBound(to: Value.self).initialize(to: value)
+    mutating func move<Value>(_ value: consuming Value, to position: ProvidedPosition) {
+        if let heap {
+            Self.initialize(heap, at: position.offset, to: value)
+        } else {
+            Self.initialize(&inline, at: position.offset, to: value)
+        }
+    }
+
+    /// Moves `value` to `base` plus `offset`: the memory of `heap`, or of `inline` for the
+    /// duration of the call.
+    @inlinable @inline(__always)
+    static func initialize<Value>(_ base: UnsafeMutableRawPointer, at offset: Int, to value: consuming Value) {
+        (base + offset).assumingMemoryBound(to: Value.self).initialize(to: value)
+    }
+
+    /// The value lying at `offset`.
+    ///
+    /// Invariant: `isComplete` is true, which it is only in a child made from a template, and the
+    /// caller found this injector's owner to be that template's, whose layout put a `Value` at
+    /// `offset` (`ProvidedValues.add` gave the plan reading it that offset). Values in place are
+    /// movable by copying their bytes, so a copy of `inline` holds them as well, for as long as
+    /// the child does.
+    @inlinable @inline(__always)
+    func value<Value>(atOffset offset: Int, as type: Value.Type) -> Value {
+        if let heap { return (heap + offset).assumingMemoryBound(to: Value.self).pointee }
+        return withUnsafeBytes(of: inline) { inline in inline.load(fromByteOffset: offset, as: Value.self) }
     }
 
     /// The value at `index`.
     ///
     /// Invariant: `holds(Value.self, at: index)` returned true just before, which it does only
-    /// for a template child's values (`positions` and `base` set) and for a position below
-    /// `count`, placed as a `Value`.
+    /// for a template child's values (`layout` set) and for a position below `count`, placed as
+    /// a `Value`.
     @inlinable @inline(__always)
     func value<Value>(at index: Int, as type: Value.Type) -> Value {
-        (base.unsafelyUnwrapped + positions.unsafelyUnwrapped[index].offset).assumingMemoryBound(to: Value.self).pointee
+        value(atOffset: layout.unsafelyUnwrapped.positions[index].offset, as: Value.self)
+    }
+
+    /// Destroys the first `count` values of `layout`, in `heap` or in (a copy of) `inline`.
+    ///
+    /// Invariant: called once, from `deinit`, with the values' own `count`, `inline` and `heap`;
+    /// a copy of `inline` holds the same values, each movable by copying its bytes.
+    static func destroy(_ count: Int, of layout: ProvidedLayout, inline: Inline, heap: UnsafeMutableRawPointer?) {
+        if let heap {
+            for index in 0..<count { layout.positions[index].destroy(heap + layout.positions[index].offset) }
+            return
+        }
+        var inline = inline
+        withUnsafeMutableBytes(of: &inline) { inline in
+            guard let base = inline.baseAddress else { return }
+            for index in 0..<count { layout.positions[index].destroy(base + layout.positions[index].offset) }
+        }
     }
 
     /// Destroys the value at `address`, placed there as a `Value` (the layout made this
     /// destroyer with the type of the position, and `deinit` calls it for placed positions only).
-    @usableFromInline
+    @inlinable
     static func destroy<Value>(_ address: UnsafeMutableRawPointer, as type: Value.Type) {
         _ = address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
@@ -369,7 +409,7 @@ extension ChildValues {
 /// and freed in `deinit`; the positions hold offsets, types and `Sendable` destroyers.
 extension ProvidedLayout: @unchecked Sendable {}
 
-/// Invariant: `layout`, `positions` and `base` never change; `count` and the values are written
+/// Invariant: `layout`, `heap` and `expected` never change; `count` and the values are written
 /// only while the child is made, before the values are handed to the child injector, and
 /// read-only afterwards; values are placed only when `Sendable` (`ChildTemplate` requires it of
 /// every value).

@@ -48,6 +48,12 @@ private enum Provided {
         static let initializer = Initializer(Reader.init(token:envelope:count:greeting:))
     }
 
+    /// Holds its token weakly: a value the runtime cannot move by copying its bytes.
+    struct WeakNote: Sendable {
+        weak var token: Token?
+        let label: String
+    }
+
     final class Vectors: Injectable {
         let vector: SIMD4<Float>
         let name: String
@@ -132,5 +138,53 @@ struct ChildTemplateValueTests {
             _ = try template.child(Provided.Token("ada", ledger), Provided.Envelope(token: Provided.Token("env", ledger), label: ""))
         }
         #expect(ledger.alive.withLock { $0 } == 0)
+    }
+
+    @Test("values small enough to lie in the child itself are read back and destroyed exactly once with it")
+    func valuesInPlaceDestroyedOnce() throws {
+        let ledger = Provided.Ledger()
+        // 8 + 24 + 8 bytes, each movable by copying its bytes: the child holds them in place.
+        let template = try Injector(modules: []).childTemplate(
+            providing: Provided.Token.self, Provided.Envelope.self, Int.self) { _ in }
+        do {
+            let children = try (0..<3).map { index in
+                try template.child(Provided.Token("t\(index)", ledger),
+                                   Provided.Envelope(token: Provided.Token("e\(index)", ledger), label: "l\(index)"), index)
+            }
+            #expect(ledger.alive.withLock { $0 } == 6)
+            for (index, child) in children.enumerated() {
+                #expect(try child.getInstance(Provided.Token.self).name == "t\(index)")
+                #expect(try child.getInstance(Provided.Envelope.self).label == "l\(index)")
+                #expect(try child.getInstance(Int.self) == index)
+            }
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+
+    @Test("a value holding a weak reference, which cannot be moved by its bytes, is read back and destroyed with the child")
+    func weakValueKeptApart() throws {
+        let ledger = Provided.Ledger()
+        let token = Provided.Token("kept", ledger)
+        let template = try Injector(modules: []).childTemplate(providing: Provided.WeakNote.self, Provided.Token.self) { _ in }
+        do {
+            let child = try template.child(Provided.WeakNote(token: token, label: "note"), Provided.Token("own", ledger))
+            let note = try child.getInstance(Provided.WeakNote.self)
+            #expect(note.token === token && note.label == "note")
+            #expect(try child.getInstance(Provided.Token.self).name == "own")
+            #expect(ledger.alive.withLock { $0 } == 2)
+        }
+        #expect(ledger.alive.withLock { $0 } == 1)
+    }
+
+    @Test("a grandchild reads the values of the template child it was made from, in place or apart")
+    func grandchildReadsValuesInPlaceAndApart() throws {
+        let ledger = Provided.Ledger()
+        let small = try Injector(modules: []).childTemplate(providing: Provided.Token.self) { _ in }
+        let wide = try Injector(modules: []).childTemplate(providing: SIMD4<Float>.self, Provided.Token.self) { _ in }
+        let fromSmall = try small.child(Provided.Token("small", ledger)).child { _ in }
+        let fromWide = try wide.child(SIMD4<Float>(1, 2, 3, 4), Provided.Token("wide", ledger)).child { _ in }
+        #expect(try fromSmall.getInstance(Provided.Token.self).name == "small")
+        #expect(try fromWide.getInstance(Provided.Token.self).name == "wide")
+        #expect(try fromWide.getInstance(SIMD4<Float>.self) == SIMD4<Float>(1, 2, 3, 4))
     }
 }

@@ -46,7 +46,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     /// - Throws: an ``InjectionError`` when a value of an eager singleton the template binds
     ///   fails to build, or when the parent was shut down.
     @inlinable
-    public func child(_ values: repeat each Value) throws(InjectionError) -> Injector {
+    public func child(_ values: repeat consuming each Value) throws(InjectionError) -> Injector {
         var provided = ChildValues(layout: layout)
         repeat provided.place(each values)
         return try child(provided)

@@ -7,50 +7,64 @@ import Darwin
 #endif
 
 /// The values a child made from a ``ChildTemplate`` was made with, placed at the offsets of the
-/// template's layout in one allocation, and destroyed with the child.
+/// template's layout, and destroyed with the child.
 ///
-/// An injector not made from a template has none (`init()`): no layout and no memory. The
-/// fields are plain pointers and counts, so that reading a value retains nothing but the value.
+/// Values that fit in ``Inline`` (48 bytes, aligned to 8, each movable by copying its bytes:
+/// classes, strings, most structs) lie in the child injector itself, so that making a child
+/// costs one allocation; larger layouts get one allocation of their own (`heap`). An injector
+/// not made from a template has none (`init()`): no layout and no memory.
 @usableFromInline
 struct ChildValues: ~Copyable {
+    /// The room for the values of a layout that fits in place.
+    @usableFromInline typealias Inline = (UInt, UInt, UInt, UInt, UInt, UInt)
+
     /// Where each value lies; nil for an injector not made from a template.
     @usableFromInline let layout: ProvidedLayout?
-    /// The layout's positions, kept alive by `layout`.
-    @usableFromInline let positions: UnsafeMutablePointer<ProvidedPosition>?
-    /// The values, at their positions' offsets.
-    @usableFromInline let base: UnsafeMutableRawPointer?
+    /// The values, when the layout fits in place.
+    @usableFromInline var inline: Inline = (0, 0, 0, 0, 0, 0)
+    /// The values, when it does not: memory of their own.
+    @usableFromInline let heap: UnsafeMutableRawPointer?
     /// How many values are placed, in order; all of them once the child exists.
     @usableFromInline var count = 0
+    /// How many the layout has; -1 for an injector not made from a template.
+    @usableFromInline let expected: Int
 
     /// No values: an injector not made from a template.
-    @usableFromInline
+    @inlinable
     init() {
         layout = nil
-        positions = nil
-        base = nil
+        heap = nil
+        expected = -1
     }
 
     /// Room for the values of `layout`, none placed yet.
-    @usableFromInline
+    @inlinable
     init(layout: ProvidedLayout) {
         self.layout = layout
-        positions = layout.positions
-        base = Self.allocate(layout)
+        expected = layout.count
+        heap = layout.fitsInline ? nil : Self.allocate(layout)
     }
 
     deinit {
-        guard let layout, let positions, let base else { return }
-        for index in 0..<count { positions[index].destroy(base + positions[index].offset) }
-        if Self.usesMalloc(layout) { free(base) } else { base.deallocate() }
+        guard let layout else { return }
+        Self.destroy(count, of: layout, inline: inline, heap: heap)
+        guard let heap else { return }
+        if Self.usesMalloc(layout) { free(heap) } else { heap.deallocate() }
     }
 
     /// Whether these are the values of a child made from a template (possibly none).
     var isTemplateChild: Bool { layout != nil }
 
+    /// Whether every value of the template's layout is placed: always so in a child made from a
+    /// template, never in any other injector.
+    @inlinable
+    var isComplete: Bool { count == expected }
+
     /// Memory for the values of `layout`: from `malloc` when its alignment suffices (the
     /// standard library's allocations go through `posix_memalign`, which costs more), else
     /// aligned by the standard library.
-    private static func allocate(_ layout: ProvidedLayout) -> UnsafeMutableRawPointer {
+    @usableFromInline
+    static func allocate(_ layout: ProvidedLayout) -> UnsafeMutableRawPointer {
         if usesMalloc(layout), let memory = malloc(max(layout.byteCount, 1)) { return memory }
         return .allocate(byteCount: max(layout.byteCount, 1), alignment: layout.alignment)
     }
@@ -63,31 +77,34 @@ struct ChildValues: ~Copyable {
     /// Places the next value, of the type the layout has at its position; anything else is
     /// left out (and the child finds it missing).
     @inlinable
-    mutating func place<Value>(_ value: Value) {
-        guard let positions, let base, let layout, count < layout.count,
-              positions[count].identifier == ObjectIdentifier(Value.self) else { return }
-        Self.initialize(base + positions[count].offset, to: value)
+    mutating func place<Value>(_ value: consuming Value) {
+        guard let layout, count < layout.count,
+              layout.positions[count].identifier == ObjectIdentifier(Value.self) else { return }
+        move(value, to: layout.positions[count])
         count += 1
     }
 
     /// Whether a value of type `Value` is placed at `index`.
     @inlinable
     func holds<Value>(_ type: Value.Type, at index: Int) -> Bool {
-        guard let positions else { return false }
-        return index >= 0 && index < count && positions[index].identifier == ObjectIdentifier(Value.self)
+        guard let layout else { return false }
+        return index >= 0 && index < count && layout.positions[index].identifier == ObjectIdentifier(Value.self)
     }
 }
 
 extension Injector {
-    /// The value at `index` among those this injector's child of `owner` was made with: this
-    /// injector's, or the nearest parent's made from that template.
+    /// The value at `index` (lying at `offset`) among those this injector's child of `owner`
+    /// was made with: this injector's, or the nearest parent's made from that template.
     @inlinable
-    func providedValue<Value>(at index: Int, of owner: CompilationOwner, as type: Value.Type) -> Value? {
-        // The child running the plan holds the value unless a grandchild runs it, which walks
-        // to its parent.
-        if self.owner === owner, provided.holds(Value.self, at: index) {
-            return provided.value(at: index, as: Value.self)
-        }
+    func providedValue<Value>(at index: Int, offset: Int, of owner: CompilationOwner, as type: Value.Type) -> Value? {
+        // The child running the plan holds the value unless a grandchild runs it.
+        if self.owner === owner, provided.isComplete { return provided.value(atOffset: offset, as: Value.self) }
+        return parentProvidedValue(at: index, of: owner, as: Value.self)
+    }
+
+    /// The value at `index` of the nearest parent made from the template of `owner`.
+    @usableFromInline
+    func parentProvidedValue<Value>(at index: Int, of owner: CompilationOwner, as type: Value.Type) -> Value? {
         guard let child = templateChild(of: owner), child.provided.holds(Value.self, at: index) else { return nil }
         return child.provided.value(at: index, as: Value.self)
     }

@@ -1,4 +1,4 @@
-/// Where one of a template's provided values lies in a child's buffer, and of which type.
+/// Where one of a template's provided values lies in a child's values, and of which type.
 @usableFromInline
 struct ProvidedPosition {
     @usableFromInline let offset: Int
@@ -17,13 +17,18 @@ final class ProvidedLayout {
     @usableFromInline let positions: UnsafeMutablePointer<ProvidedPosition>
     let byteCount: Int
     let alignment: Int
+    /// Whether the values lie in the child itself (`ChildValues.Inline`): they fit, and each is
+    /// moved by copying its bytes, as a child's values are when the child is made.
+    @usableFromInline let fitsInline: Bool
 
-    init(positions: [ProvidedPosition], byteCount: Int, alignment: Int) {
+    init(positions: [ProvidedPosition], byteCount: Int, alignment: Int, movableByBytes: Bool) {
         count = positions.count
         self.positions = .allocate(capacity: max(positions.count, 1))
         self.positions.initialize(from: positions, count: positions.count)
         self.byteCount = byteCount
         self.alignment = alignment
+        fitsInline = movableByBytes && byteCount <= MemoryLayout<ChildValues.Inline>.size
+            && alignment <= MemoryLayout<ChildValues.Inline>.alignment
     }
 
     deinit {
@@ -37,27 +42,33 @@ final class ProvidedLayout {
         private var positions: [ProvidedPosition] = []
         private var byteCount = 0
         private var alignment = 1
+        private var movableByBytes = true
 
         @usableFromInline init() {}
 
+        /// Adds a value of `type` after those added before; returns where it lies.
         @inlinable
-        func add<Value>(_ type: Value.Type) {
+        func add<Value>(_ type: Value.Type) -> Int {
             append(ObjectIdentifier(Value.self), size: MemoryLayout<Value>.size,
-                   alignment: MemoryLayout<Value>.alignment) { address in ChildValues.destroy(address, as: Value.self) }
+                   alignment: MemoryLayout<Value>.alignment, movableByBytes: _isBitwiseTakable(Value.self),
+                   destroy: { address in ChildValues.destroy(address, as: Value.self) })
         }
 
         @usableFromInline
-        func append(_ type: ObjectIdentifier, size: Int, alignment: Int,
-                    destroy: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
+        func append(_ type: ObjectIdentifier, size: Int, alignment: Int, movableByBytes: Bool,
+                    destroy: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) -> Int {
             let offset = (byteCount + alignment - 1) / alignment * alignment
             positions.append(ProvidedPosition(offset: offset, identifier: type, destroy: destroy))
             byteCount = offset + size
             self.alignment = max(self.alignment, alignment)
+            self.movableByBytes = self.movableByBytes && movableByBytes
+            return offset
         }
 
         @usableFromInline
         var layout: ProvidedLayout {
-            ProvidedLayout(positions: positions, byteCount: byteCount, alignment: alignment)
+            ProvidedLayout(positions: positions, byteCount: byteCount, alignment: alignment,
+                           movableByBytes: movableByBytes)
         }
     }
 }

@@ -16,8 +16,7 @@ final class ProvidedValues {
     /// Adds the value of `key`, after those added before.
     @inlinable
     func add<Value: Sendable>(_ key: Key<Value>) {
-        keys.append(ProvidedKey(key))
-        layout.add(Value.self)
+        keys.append(ProvidedKey(key, offset: layout.add(Value.self)))
     }
 }
 
@@ -27,12 +26,15 @@ final class ProvidedValues {
 struct ProvidedKey {
     @usableFromInline let record: (Binder, Int, SourceLocation) -> Void
 
+    /// The key's value, lying at `offset` among a child's values.
     @inlinable
-    init<Value: Sendable>(_ key: Key<Value>) {
+    init<Value: Sendable>(_ key: Key<Value>, offset: Int) {
         record = { binder, index, location in
             binder.provide(key, index: index, location: location) { index, owner in
                 { resolution in
-                    let value = resolution.borrowed.reading { $0.providedValue(at: index, of: owner, as: Value.self) }
+                    let value = resolution.borrowed.reading {
+                        $0.providedValue(at: index, offset: offset, of: owner, as: Value.self)
+                    }
                     guard let value else { throw Injector.outsideTemplateChild(AnyKey(type: Value.self, name: nil)) }
                     return value
                 }
