@@ -23,15 +23,16 @@
 /// shares its singletons, and keeps its own singletons (the template's bindings in
 /// ``Scope/singleton``), which live and die with it.
 public final class ChildTemplate<each Value: Sendable>: Sendable {
+    /// What every child runs, shared by all of them.
+    let graph: InjectorGraph
     let parent: Injector
-    let nodes: NodeTable
     let compilation: GraphCompilation
     /// Where the values of each child lie.
     @usableFromInline let layout: ProvidedLayout
 
     init(parent: Injector, nodes: NodeTable, compilation: GraphCompilation, layout: ProvidedLayout) {
+        graph = InjectorGraph(nodes: nodes, compilation: compilation, parent: parent)
         self.parent = parent
-        self.nodes = nodes
         self.compilation = compilation
         self.layout = layout
     }
@@ -57,7 +58,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
         if parent.isShutDown.load(ordering: .relaxed) {
             throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         }
-        let child = Injector(nodes: nodes, compilation: compilation, parent: parent, provided: provided)
+        let child = Injector(graph: graph, provided: provided)
         if !compilation.eager.isEmpty { try child.buildEagerValues() }
         return child
     }
@@ -69,7 +70,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     /// print(requests.exportGraph(as: .text))
     /// ```
     public func exportGraph(as format: GraphFormat) -> String {
-        Injector(nodes: nodes, compilation: compilation, parent: parent).exportGraph(as: format)
+        Injector(graph: graph).exportGraph(as: format)
     }
 }
 

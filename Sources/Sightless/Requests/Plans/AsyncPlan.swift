@@ -182,6 +182,9 @@ struct AwaitedDependencies: Sendable {
     /// Whether some node has two or more leaves of its own: only then can any two be awaited at
     /// the same time.
     private let mayOverlap: Bool
+    /// The storages whose values make every leaf ready, when that is all their readiness takes
+    /// (the common case: singletons that need `await`); nil when some leaf must be asked.
+    private let readyWhenStored: ContiguousArray<InstanceStorage>?
 
     init(nodes: [AnyNode]) {
         self.nodes = nodes
@@ -189,12 +192,25 @@ struct AwaitedDependencies: Sendable {
         var counts: [Int: Int] = [:]
         for leaf in leaves { counts[leaf.group, default: 0] += 1 }
         mayOverlap = counts.values.contains { $0 > 1 }
+        var storages: ContiguousArray<InstanceStorage>? = []
+        for leaf in leaves {
+            switch leaf.node.readiness {
+            case .always: continue
+            case .stored(let storage): storages?.append(storage)
+            case .asked: storages = nil
+            }
+        }
+        readyWhenStored = storages
     }
 
     var isEmpty: Bool { leaves.isEmpty }
 
     /// Whether every leaf's value can be had synchronously now.
-    var areReady: Bool { leaves.allSatisfy { $0.node.isReady } }
+    var areReady: Bool {
+        guard let readyWhenStored else { return leaves.allSatisfy { $0.node.isReady } }
+        for storage in readyWhenStored where !storage.isFilled { return false }
+        return true
+    }
 
     /// Awaits every leaf; the failures of all of them are reported together, each with its
     /// path from the section's node (`rethrow` puts its key on the path).

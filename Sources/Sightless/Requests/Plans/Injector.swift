@@ -23,13 +23,11 @@ import Synchronization
 /// state; two injectors never see each other. A type may depend on `Injector` itself to create
 /// further objects later.
 public final class Injector: Sendable {
-    /// The compiled nodes, by key.
+    /// What this injector runs, with its parent: shared by every child of one template.
+    @usableFromInline let graph: InjectorGraph
+    /// `graph.nodes`, held here too: read by every request, which would otherwise retain it
+    /// around a probe of its later keys.
     @usableFromInline let nodes: NodeTable
-    /// Compiles keys on their first request.
-    let compilation: any Compilation
-    /// Decides which thread builds each instance of a storing scope first; shared by a whole
-    /// family of injectors, since a child builds its parent's singletons too.
-    let builds: BuildCoordinator
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
     /// none has, a request looks for no enclosing one.
     @usableFromInline let publishedFrames = Atomic<Int>(0)
@@ -42,22 +40,27 @@ public final class Injector: Sendable {
     /// What a template child's scopes keep, made on the first request of a scoped node: most
     /// children of a request template keep nothing, and pay for no lock.
     let scoped = LazyScopedProvisions()
-    /// The identity of the compiled graph this injector runs (`compilation.owner`).
-    @usableFromInline let owner: CompilationOwner
-    /// The injector a child was made from, kept alive by it.
-    @usableFromInline let parent: Injector?
 
     @inline(__always)
-    init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil,
-         provided: consuming ChildValues = ChildValues()) {
-        self.nodes = nodes
-        self.compilation = compilation
-        self.owner = compilation.owner
-        self.parent = parent
+    init(graph: InjectorGraph, provided: consuming ChildValues = ChildValues()) {
+        self.graph = graph
+        nodes = graph.nodes
         self.provided = provided
-        if let parent { threadSlot = parent.threadSlot } else { threadSlot = ThreadNesting.slot }
-        self.builds = parent?.builds ?? BuildCoordinator()
+        threadSlot = graph.parent?.threadSlot ?? ThreadNesting.slot
     }
+
+    convenience init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil) {
+        self.init(graph: InjectorGraph(nodes: nodes, compilation: compilation, parent: parent))
+    }
+
+    /// Compiles keys on their first request.
+    var compilation: any Compilation { graph.compilation }
+    /// Decides which thread builds each instance of a storing scope first (`InjectorGraph`).
+    var builds: BuildCoordinator { graph.builds }
+    /// The identity of the compiled graph this injector runs (`compilation.owner`).
+    @inlinable var owner: CompilationOwner { graph.owner }
+    /// The injector a child was made from, kept alive by it.
+    @inlinable var parent: Injector? { graph.parent }
 }
 
 // MARK: - Running requests

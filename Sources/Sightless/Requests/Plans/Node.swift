@@ -40,6 +40,19 @@ class AnyNode {
     /// `await`; for one that does, once its value is stored, or once everything it awaits is.
     var isReady: Bool { true }
 
+    /// How `isReady` is decided, for a section that asks on every synchronous request.
+    var readiness: Readiness { .always }
+
+    /// How a node's `isReady` is decided, known when it is linked.
+    enum Readiness {
+        /// It needs no `await`.
+        case always
+        /// Once its storage holds its value, and not before.
+        case stored(InstanceStorage)
+        /// Only by asking the node.
+        case asked
+    }
+
     /// For a node that needs `await` only because of what it builds at once: the leaves its
     /// dependencies await (`AwaitedLeaf`), which a consumer's section awaits in its place.
     var awaitedLeaves: [AwaitedLeaf] { [] }
@@ -100,6 +113,12 @@ final class Node<Value>: AnyNode {
         guard asyncPlan != nil else { return true }
         if let storage, storage.isFilled { return true }
         return awaitedReady?() ?? false
+    }
+
+    override var readiness: Readiness {
+        guard asyncPlan != nil else { return .always }
+        if awaitedReady == nil, let storage { return .stored(storage) }
+        return .asked
     }
 
     nonisolated(nonsending)

@@ -1,0 +1,28 @@
+/// What an injector runs and where it sits in its family: the compiled nodes, the compilation
+/// that compiles keys on their first request, the parent, and the family's build coordinator.
+///
+/// An injector holds its one `InjectorGraph` and nothing else that it shares. Every child a
+/// ``ChildTemplate`` makes shares the template's, so making a child retains one object rather
+/// than each part of it, and releasing the child releases that one.
+@usableFromInline
+final class InjectorGraph: Sendable {
+    /// The compiled nodes, by key.
+    @usableFromInline let nodes: NodeTable
+    /// Compiles keys on their first request.
+    let compilation: any Compilation
+    /// The identity of the compiled graph (`compilation.owner`).
+    @usableFromInline let owner: CompilationOwner
+    /// The injector a child was made from, kept alive by the child through this graph.
+    @usableFromInline let parent: Injector?
+    /// Decides which thread builds each instance of a storing scope first; shared by a whole
+    /// family of injectors, since a child builds its parent's singletons too.
+    let builds: BuildCoordinator
+
+    init(nodes: NodeTable, compilation: any Compilation, parent: Injector?) {
+        self.nodes = nodes
+        self.compilation = compilation
+        owner = compilation.owner
+        self.parent = parent
+        builds = parent?.builds ?? BuildCoordinator()
+    }
+}
