@@ -140,13 +140,14 @@ extension Injector {
     func awaitedRequest<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Value {
         // A value a scope has stored is read as a synchronous request reads it: one probe of the
         // root table, no await.
-        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: name),
-           let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) {
+        let found = isShutDown.load(ordering: .relaxed) ? nil : nodes.reference(type: Value.self, name: name)
+        if let found, let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) {
             return value
         }
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
-        let node = try await awaitedNode(Value.self, name: name)
+        // Compiled already (nearly always): found with no async call.
+        let node = if let found { try found.object.typed(as: Value.self) } else { try await awaitedNode(Value.self, name: name) }
         // What it awaits is stored (an async singleton opened before): built as a synchronous
         // request builds it, with no task, section or await.
         guard let plan = node.asyncPlan, !node.isReady else { return try run(node) }
@@ -156,7 +157,7 @@ extension Injector {
         }
         do {
             let request = AsyncRequest(injector: self, arguments: nil)
-            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }.value
+            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
         } catch {
             throw InjectionError.request(error, key: key)
         }
@@ -195,7 +196,7 @@ extension Injector {
         repeat try placer.place(each arguments)
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
         do {
-            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }.value
+            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
         } catch {
             throw InjectionError.request(error, key: key)
         }

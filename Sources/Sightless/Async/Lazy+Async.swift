@@ -34,7 +34,7 @@ extension Lazy {
                 // What a Lazy held by a value its injector keeps builds is kept by that value:
                 // it holds the injector weakly in turn, as with `get()`.
                 if strong == nil { request = request.kept(by: injector, weakly: true) }
-                return try await injector.awaitPlan(kept, request).value
+                return try await injector.awaitPlan(kept, request)
             } catch {
                 throw InjectionError.request(error, key: key)
             }

@@ -307,9 +307,11 @@ struct AwaitedDependencies: Sendable {
 }
 
 extension Injector {
-    /// Runs an async plan outside the caller's isolation, handing its value back.
-    nonisolated func awaitPlan<Value>(_ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> Transfer<Value> {
-        Transfer(try await plan(request))
+    /// Runs an async plan outside the caller's isolation, handing its value back: nothing else
+    /// holds it (the plan and the request are `Sendable`), so it is sent, with no box whose
+    /// generic type the runtime would look up on every request.
+    nonisolated func awaitPlan<Value>(_ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> sending Value {
+        try await plan(request)
     }
 }
 
