@@ -138,20 +138,19 @@ extension Injector {
     /// An awaited request without dynamic arguments.
     @usableFromInline nonisolated(nonsending)
     func awaitedRequest<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Value {
-        // A value a scope has stored is read as a synchronous request reads it: one probe of the
-        // root table, no await.
-        let found = isShutDown.load(ordering: .relaxed) ? nil : nodes.reference(type: Value.self, name: name)
-        if let found, let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) {
-            return value
-        }
+        // `instance(_:)`, inlined where the type is known, read a stored value already. Nothing
+        // here holds an optional `Value`: unspecialized, its type would be looked up at run time.
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
         // Compiled already (nearly always): found with no async call.
-        let node = if let found { try found.object.typed(as: Value.self) } else { try await awaitedNode(Value.self, name: name) }
+        let node = if let found = nodes.reference(type: Value.self, name: name) {
+            try found.object.typed(as: Value.self)
+        } else {
+            try await awaitedNode(Value.self, name: name)
+        }
         // What it awaits is stored (an async singleton opened before): built as a synchronous
-        // request builds it, with no task, section or await.
-        guard let plan = node.asyncPlan, !node.isReady else { return try run(node) }
-        if let value = node.storage?.existing(as: Value.self) { return value }
+        // request builds it, with no task, section or await; a kept value is read by its plan.
+        guard let plan = node.asyncPlan, !node.isReady else { return try run(node, plan: node.plan) }
         guard node.signature == nil else {
             throw argumentCountError(key, signature: node.signature, passed: [])
         }
