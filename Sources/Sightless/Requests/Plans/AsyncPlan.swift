@@ -67,8 +67,8 @@ final class Prefetched {
         self.entries = entries
     }
 
-    /// Takes the next value awaited for `key`, if one is left.
-    func take<Value>(_ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value? {
+    /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its type.
+    func take(_ key: AnyKey) -> Any? {
         var index = first
         while index < entries.count {
             if entries[index].key == key, let value = entries[index].value {
@@ -77,14 +77,22 @@ final class Prefetched {
                     first += 1
                     while first < entries.count, entries[first].value == nil { first += 1 }
                 }
-                guard let value = value as? Value else {
-                    throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: "\(Value.self)")), path: [key])
-                }
                 return value
             }
             index += 1
         }
         return nil
+    }
+
+    /// A value taken for `key`, as the `Value` its node built. Cast by a pattern, which holds no
+    /// optional `Value`: unspecialized, its type would be looked up at run time.
+    static func cast<Value>(_ value: Any, _ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value {
+        switch value {
+        case let value as Value:
+            return value
+        default:
+            throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: "\(Value.self)")), path: [key])
+        }
     }
 }
 
