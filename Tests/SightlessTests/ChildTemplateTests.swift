@@ -221,6 +221,30 @@ struct ChildTemplateTests {
         #expect(watch.work == nil)
     }
 
+    @Test("a child outlives its template and the app's own reference, keeping its parent alive, and releases both with it")
+    func childOutlivesTemplate() throws {
+        final class Watch: @unchecked Sendable {
+            weak var app: Injector?
+            weak var child: Injector?
+        }
+        let watch = Watch()
+        var handler: Templated.Handler?
+        do {
+            let app = try Injector(Templated.app)
+            watch.app = app
+            let child = try Templated.requests(on: app).child(Templated.User(name: "ada"), Templated.Request(path: "/"))
+            watch.child = child
+            handler = try child.getInstance(Templated.Handler.self)
+        }
+        // The template and the app are dropped; the handler holds its child, which holds the app.
+        #expect(watch.app != nil)
+        #expect(try handler?.injector.getInstance(Templated.Greeter.self).user.name == "ada")
+        #expect(try handler?.injector.getInstance(Templated.Database.self) === handler?.database)
+        handler = nil
+        #expect(watch.child == nil)
+        #expect(watch.app == nil)
+    }
+
     @Test("a template's eager singleton is built when a child is made, and its failure thrown then")
     func eagerPerChild() throws {
         let requests = try Injector(Templated.app).childTemplate(providing: Templated.User.self) {

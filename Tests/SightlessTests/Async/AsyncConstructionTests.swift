@@ -17,6 +17,35 @@ private final class MaybePool: Injectable, Sendable {
     static let initializer = Initializer(MaybePool.init(pool:))
 }
 
+private final class OpenedStore: Injectable, Sendable {
+    init() async {}
+    static let initializer = Initializer(OpenedStore.init)
+    static var scope: Scope { .singleton }
+}
+
+private final class OpenedIndex: Injectable, Sendable {
+    init() async {}
+    static let initializer = Initializer(OpenedIndex.init)
+    static var scope: Scope { .singleton }
+}
+
+/// Needs two singletons that open with `await`, through one that needs nothing else.
+private final class SearchHandler: Injectable, Sendable {
+    let query: SearchQuery
+    let index: OpenedIndex
+    init(query: SearchQuery, index: OpenedIndex) {
+        self.query = query
+        self.index = index
+    }
+    static let initializer = Initializer(SearchHandler.init(query:index:))
+}
+
+private final class SearchQuery: Injectable, Sendable {
+    let store: OpenedStore
+    init(store: OpenedStore) { self.store = store }
+    static let initializer = Initializer(SearchQuery.init(store:))
+}
+
 private struct DatabasePoolProvider: AsyncProvider {
     func provide(_ resolver: Resolver) async throws -> DatabasePool {
         try await DatabasePool(url: "provided:" + resolver.getInstance(Key<String>(named: "databaseURL")))
@@ -190,6 +219,18 @@ struct NeedsAwaitTests {
         let awaited = try await injector.instance(DatabasePool.self)
         #expect(try injector.getInstance(DatabasePool.self) === awaited)
         #expect(try injector.getInstance(RecordStore.self).pool === awaited)
+    }
+
+    @Test("a synchronous request of a type over two async singletons builds only once both are stored")
+    func synchronousRequestOnceEveryLeafIsStored() async throws {
+        let injector = try Injector(modules: [])
+        #expect(throws: InjectionError.self) { _ = try injector.getInstance(SearchHandler.self) }
+        let store = try await injector.instance(OpenedStore.self)
+        let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(SearchHandler.self) }
+        #expect(error?.kind == .needsAwait)
+        let index = try await injector.instance(OpenedIndex.self)
+        let handler = try injector.getInstance(SearchHandler.self)
+        #expect(handler.query.store === store && handler.index === index)
     }
 
     @Test("an eager singleton that needs await fails a synchronously built injector at once")
