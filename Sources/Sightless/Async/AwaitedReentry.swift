@@ -36,6 +36,9 @@ enum AwaitedReentry {
     /// that a runaway recursion stops in well under a second.
     static let deepest = 10_000
 
+    // The chain's links are bound with `_unsafeInheritExecutor_withValue`: it runs the body where
+    // its caller runs, as every function here does (`nonisolated(nonsending)`), where `withValue`
+    // would leave for the generic executor and come back, two executor switches per level.
     @TaskLocal static var active: Link?
 
     /// Runs the build of `key`, which must not be running already when re-entering it is a
@@ -49,7 +52,7 @@ enum AwaitedReentry {
         guard depth <= deepest else {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
         }
-        return try await $active.withValue(Link(key, outer: active)) { try await body() }
+        return try await $active._unsafeInheritExecutor_withValue(Link(key, outer: active)) { try await body() }
     }
 
     /// Runs an awaited request that builds: one level more of the task's chain. A build handed
@@ -63,7 +66,7 @@ enum AwaitedReentry {
         guard depth <= deepest else {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
         }
-        return try await $active.withValue(Link(nil, outer: active)) { try await body() }
+        return try await $active._unsafeInheritExecutor_withValue(Link(nil, outer: active)) { try await body() }
     }
 
     /// Throws when `key` is being built in this task or one that started it.
