@@ -190,9 +190,18 @@ struct AwaitedDependencies: Sendable {
     /// Whether some node has two or more leaves of its own: only then can any two be awaited at
     /// the same time.
     private let mayOverlap: Bool
-    /// The storages whose values make every leaf ready, when that is all their readiness takes
-    /// (the common case: singletons that need `await`); nil when some leaf must be asked.
-    private let readyWhenStored: ContiguousArray<InstanceStorage>?
+    /// How `areReady` is decided, from the leaves' readiness when the node is linked.
+    private let readiness: Readiness
+
+    /// Whether every leaf is ready: always; once the storage of the one leaf that is not
+    /// (the common case: a singleton that needs `await`) holds its value; once every such
+    /// storage does; or only by asking each leaf.
+    private enum Readiness {
+        case always
+        case stored(InstanceStorage)
+        case allStored(ContiguousArray<InstanceStorage>)
+        case asked
+    }
 
     init(nodes: [AnyNode]) {
         self.nodes = nodes
@@ -208,16 +217,24 @@ struct AwaitedDependencies: Sendable {
             case .asked: storages = nil
             }
         }
-        readyWhenStored = storages
+        readiness = switch storages {
+        case nil: .asked
+        case let storages? where storages.isEmpty: .always
+        case let storages? where storages.count == 1: .stored(storages[0])
+        case let storages?: .allStored(storages)
+        }
     }
 
     var isEmpty: Bool { leaves.isEmpty }
 
     /// Whether every leaf's value can be had synchronously now.
     var areReady: Bool {
-        guard let readyWhenStored else { return leaves.allSatisfy { $0.node.isReady } }
-        for storage in readyWhenStored where !storage.isFilled { return false }
-        return true
+        switch readiness {
+        case .always: true
+        case .stored(let storage): storage.isFilled
+        case .allStored(let storages): storages.allSatisfy { $0.isFilled }
+        case .asked: leaves.allSatisfy { $0.node.isReady }
+        }
     }
 
     /// Awaits every leaf; the failures of all of them are reported together, each with its
