@@ -78,7 +78,8 @@ extension Report {
             y += 24
         }
         if !memory.isEmpty {
-            let growth = memory.map { "\($0.contender.rawValue) \(kibibytes($0.growthBytes))" }.joined(separator: ", ")
+            let growth = memory.filter { $0.name == "graph" }
+                .map { "\($0.contender.rawValue) \(kibibytes($0.growthBytes))" }.joined(separator: ", ")
             body += text(x: 12, y: y, "Resident memory after \(memory[0].requests.formatted()) graph requests: \(growth)", weight: "bold")
             y += 12
         }

@@ -33,6 +33,8 @@ struct ScalingResult: Codable {
 }
 
 struct MemoryResult: Codable {
+    /// What was repeated: `graph` requests, or `child` (a template child per request).
+    var name = "graph"
     let contender: Contender
     let requests: Int
     let residentBytesBefore: Int
@@ -69,8 +71,9 @@ struct Report: Encodable {
             twoThreadsNanosecondsPerOperation: result.twoThreads.median))
     }
 
-    mutating func addMemory(contender: Contender, requests: Int, before: Int, after: Int) {
-        memory.append(MemoryResult(contender: contender, requests: requests, residentBytesBefore: before, residentBytesAfter: after))
+    mutating func addMemory(name: String = "graph", contender: Contender, requests: Int, before: Int, after: Int) {
+        memory.append(MemoryResult(name: name, contender: contender, requests: requests, residentBytesBefore: before,
+                                   residentBytesAfter: after))
     }
 
     func time(_ name: String, _ contender: Contender) -> Double? {
@@ -155,10 +158,16 @@ struct Report: Encodable {
             lines.append("")
             lines.append(row(["memory", "hand-wired", "Sightless", "Swinject", "", ""]))
             lines.append(row(Array(repeating: "", count: 6), fill: "-"))
-            let values = Contender.allCases.map { contender in memory.first { $0.contender == contender } }
-            lines.append(row(["resident growth"] + values.map { $0.map { kibibytes($0.growthBytes) } ?? "" } + ["", ""]))
+            for (name, label) in [("graph", "resident growth"), ("child", "  with template children")] {
+                let values = Contender.allCases.map { contender in
+                    memory.first { $0.name == name && $0.contender == contender }
+                }
+                guard values.contains(where: { $0 != nil }) else { continue }
+                lines.append(row([label] + values.map { $0.map { kibibytes($0.growthBytes) } ?? "" } + ["", ""]))
+            }
             if let requests = memory.first?.requests {
-                lines.append("  (resident memory after \(requests.formatted()) graph requests minus before them)")
+                lines.append("  (resident memory after \(requests.formatted()) graph requests, and as many handlers each in a")
+                lines.append("   template child of its own, minus before them)")
             }
         }
         return lines.joined(separator: "\n")

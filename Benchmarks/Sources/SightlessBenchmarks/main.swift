@@ -163,6 +163,18 @@ do {
             let after = residentBytes()
             report.addMemory(contender: contender, requests: settings.memoryRequests, before: before, after: after)
         }
+        // The same number of handlers, each built in a template child of its own (Swinject has
+        // no templates; hand-wired builds the handlers alone).
+        for contender in [Contender.handWired, .sightless] {
+            let memorySink = Sink()
+            try childRequests(contender, parentBindings: 0, 1_000, memorySink)
+            let before = residentBytes()
+            try childRequests(contender, parentBindings: 0, settings.memoryRequests, memorySink)
+            memorySink.clear()
+            let after = residentBytes()
+            report.addMemory(name: "child", contender: contender, requests: settings.memoryRequests, before: before,
+                             after: after)
+        }
     }
 
     print(report.table())
