@@ -187,4 +187,43 @@ struct ChildTemplateValueTests {
         #expect(try fromWide.getInstance(Provided.Token.self).name == "wide")
         #expect(try fromWide.getInstance(SIMD4<Float>.self) == SIMD4<Float>(1, 2, 3, 4))
     }
+
+    @Test("six references fill a child's own room and a seventh moves them all apart; either way each is read back and destroyed once")
+    func roomBoundary() throws {
+        let ledger = Provided.Ledger()
+        func token(_ name: String) -> Provided.Token { Provided.Token(name, ledger) }
+        let six = try Injector(modules: []).childTemplate(
+            providing: Key<Provided.Token>(named: "1"), Key<Provided.Token>(named: "2"), Key<Provided.Token>(named: "3"),
+            Key<Provided.Token>(named: "4"), Key<Provided.Token>(named: "5"), Key<Provided.Token>(named: "6"))
+        let seven = try Injector(modules: []).childTemplate(
+            providing: Key<Provided.Token>(named: "1"), Key<Provided.Token>(named: "2"), Key<Provided.Token>(named: "3"),
+            Key<Provided.Token>(named: "4"), Key<Provided.Token>(named: "5"), Key<Provided.Token>(named: "6"),
+            Key<Provided.Token>(named: "7"))
+        do {
+            let inPlace = try six.child(token("a1"), token("a2"), token("a3"), token("a4"), token("a5"), token("a6"))
+            let apart = try seven.child(token("b1"), token("b2"), token("b3"), token("b4"), token("b5"), token("b6"),
+                                        token("b7"))
+            #expect(ledger.alive.withLock { $0 } == 13)
+            for index in 1...6 {
+                #expect(try inPlace.getInstance(Key<Provided.Token>(named: "\(index)")).name == "a\(index)")
+            }
+            for index in 1...7 {
+                #expect(try apart.getInstance(Key<Provided.Token>(named: "\(index)")).name == "b\(index)")
+            }
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+
+    @Test("an empty value and a reference are read back from a child")
+    func emptyValue() throws {
+        struct Marker: Sendable, Equatable {}
+        let ledger = Provided.Ledger()
+        let template = try Injector(modules: []).childTemplate(providing: Marker.self, Provided.Token.self) { _ in }
+        do {
+            let child = try template.child(Marker(), Provided.Token("after", ledger))
+            #expect(try child.getInstance(Marker.self) == Marker())
+            #expect(try child.getInstance(Provided.Token.self).name == "after")
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
 }
