@@ -219,23 +219,20 @@ extension Recipe {
     /// awaited, then its properties are set and `awakeFromInjection()` is called.
     static func awaitedInjectable<T: Injectable>(
         _ key: Key<T>, initializer: Initializer<T>,
-        asyncLink: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<T>>, properties: Properties<T>,
-        source: Source, scope: Scope, location: SourceLocation, problems: [InjectionError.Problem]
+        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild<T>>,
+        properties: Properties<T>, source: Source, scope: Scope, location: SourceLocation, problems: [InjectionError.Problem]
     ) -> Recipe {
         Recipe(awaiting: key, source: source, scope: scope, location: location,
                dependencies: initializer.dependencies + properties.dependencies, problems: problems,
                concreteType: T.self, buildLocation: initializer.location, awaitedBuild: { linker in
-            let make = try asyncLink(linker)
-            let setProperties = try properties.link(linker)
-            return { resolution in
-                let step = try make(&resolution)
-                return { section in
-                    var instance = try await step(section)
-                    if let setProperties {
-                        try section.run { resolution in try setProperties(&instance, &resolution) }
-                    }
+            // The properties are set and the instance awoken in the initializer's own step.
+            try asyncLink(linker) { linker in
+                guard let setProperties = try properties.link(linker) else {
+                    return { instance, _ in instance.awakeFromInjection() }
+                }
+                return { instance, section in
+                    try section.run { resolution in try setProperties(&instance, &resolution) }
                     instance.awakeFromInjection()
-                    return instance
                 }
             }
         })

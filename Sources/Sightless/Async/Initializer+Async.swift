@@ -42,19 +42,33 @@ extension Initializer {
             let rethrow = linker.rethrow
             return { _ in throw rethrow(InjectionError(.internalInconsistency(.argumentPlanType(expected: "an awaited build")))) }
         }
-        self.asyncLink = { linker in
+        self.asyncLink = { linker, linkFinish in
             let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
+            let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             return { resolution in
                 do {
                     var cursor = PlanCursor(plans)
                     let arguments = (repeat try cursor.next(&resolution, as: (each Argument).self))
-                    return { _ in
+                    guard let finish else {
+                        return { _ in
+                            do {
+                                return try await make(repeat each arguments)
+                            } catch {
+                                throw rethrow(error)
+                            }
+                        }
+                    }
+                    return { section in
+                        var instance: Instance
                         do {
-                            return try await make(repeat each arguments)
+                            instance = try await make(repeat each arguments)
                         } catch {
                             throw rethrow(error)
                         }
+                        // Outside the initializer's own failures: a property's carries its path.
+                        try finish(&instance, section)
+                        return instance
                     }
                 } catch {
                     throw rethrow(error)

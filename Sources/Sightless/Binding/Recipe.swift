@@ -196,7 +196,7 @@ extension Recipe {
         }
         if let asyncLink = initializer.asyncLink {
             return Recipe(awaiting: key, source: .initializer, location: location, dependencies: initializer.dependencies,
-                          buildLocation: initializer.location, awaitedBuild: asyncLink)
+                          buildLocation: initializer.location, awaitedBuild: { linker in try asyncLink(linker) { _ in nil } })
         }
         // The closure alone: what a recipe keeps stays small.
         return Recipe(key, source: .initializer, location: location, dependencies: initializer.dependencies,

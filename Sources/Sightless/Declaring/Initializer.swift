@@ -56,9 +56,11 @@ public struct Initializer<Instance>: Sendable {
     /// identity to a class and to every subclass that inherits it, a computed `class var` a new
     /// one on every read.
     let identity: InitializerIdentity
-    /// For an `async` initializer or factory: links the plan that gathers its arguments and
-    /// returns the step that awaits it; see `Initializer+Async.swift`.
-    var asyncLink: (@Sendable (any Linking) throws -> Plan<AsyncBuild<Instance>>)?
+    /// For an `async` initializer or factory: links the plan that gathers its arguments, then
+    /// what its step runs after it returns (the second argument's, linked after the arguments
+    /// so that the plans read in the order they are linked), and returns the step that awaits
+    /// it; see `Initializer+Async.swift`.
+    var asyncLink: (@Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild<Instance>>)?
     /// The actor the initializer is isolated to, for the forms that take a `@MainActor`
     /// function (see `Initializer+MainActor.swift`); `nil` for a nonisolated one.
     var isolation: ActorIsolation?

@@ -130,13 +130,14 @@ extension Recipe {
     /// are set and it is awoken on the main actor.
     private static func awaitedMainActorInjectable<T: MainActorInjectable>(
         _ key: Key<T>, initializer: Initializer<T>,
-        asyncLink: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<T>>, properties: Properties<T>,
+        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild<T>>,
+        properties: Properties<T>,
         awake: @escaping @Sendable (T) throws -> Void, source: Source, scope: Scope, location: SourceLocation
     ) -> Recipe {
         Recipe(awaiting: key, source: source, scope: scope, location: location,
                dependencies: initializer.dependencies + properties.dependencies,
                concreteType: T.self, buildLocation: initializer.location, awaitedBuild: { linker in
-            let make = try asyncLink(linker)
+            let make = try asyncLink(linker) { _ in nil }
             let setProperties = try properties.link(linker)
             return { resolution in
                 let step = try make(&resolution)

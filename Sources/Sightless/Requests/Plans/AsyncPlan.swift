@@ -132,6 +132,11 @@ extension AsyncSection {
 /// the arguments, and returns the step that awaits the build.
 typealias AsyncBuild<Value> = (AsyncSection) async throws -> Value
 
+/// What follows an `async` initializer in its own step, once it returns: setting the properties
+/// and awaking, run synchronously in the section; one async frame less per build than a step
+/// wrapped around the initializer's.
+typealias AsyncFinish<Value> = @Sendable (inout Value, AsyncSection) throws -> Void
+
 /// A dependency that awaits in place (`AnyNode.awaitsInPlace`), which a section's plans read:
 /// one of the section's node's own dependencies, or one reached through dependencies that need
 /// `await` only because of what they build at once. Those build in the section itself, as a
