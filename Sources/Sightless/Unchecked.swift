@@ -386,13 +386,9 @@ extension ChildValues {
     /// Invariant: called once, from `deinit`, with the values' own `count`, `inline` and `heap`;
     /// a copy of `inline` holds the same values, each movable by copying its bytes.
     static func destroy(_ count: Int, of layout: ProvidedLayout, inline: Inline, heap: UnsafeMutableRawPointer?) {
-        if let heap {
-            for index in 0..<count { layout.positions[index].destroy(heap + layout.positions[index].offset) }
-            return
-        }
         var inline = inline
         withUnsafeMutableBytes(of: &inline) { inline in
-            guard let base = inline.baseAddress else { return }
+            guard let base = heap ?? inline.baseAddress else { return }
             for index in 0..<count { layout.positions[index].destroy(base + layout.positions[index].offset) }
         }
     }

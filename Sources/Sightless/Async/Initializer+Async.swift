@@ -50,15 +50,6 @@ extension Initializer {
                 do {
                     var cursor = PlanCursor(plans)
                     let arguments = (repeat try cursor.next(&resolution, as: (each Argument).self))
-                    guard let finish else {
-                        return { _ in
-                            do {
-                                return try await make(repeat each arguments)
-                            } catch {
-                                throw rethrow(error)
-                            }
-                        }
-                    }
                     return { section in
                         var instance: Instance
                         do {
@@ -67,7 +58,7 @@ extension Initializer {
                             throw rethrow(error)
                         }
                         // Outside the initializer's own failures: a property's carries its path.
-                        try finish(&instance, section)
+                        try finish?(&instance, section)
                         return instance
                     }
                 } catch {
