@@ -90,10 +90,12 @@ extension Injector {
     /// of them are reported together.
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ type: Value.Type) async throws(InjectionError) -> sending Value {
-        // Inlined where the type is known: a value a scope has stored is read as a synchronous
-        // request reads it, with one probe of the root table.
-        if !isShutDown.load(ordering: .relaxed), let value = nodes.existingInstance(of: Value.self, name: nil) {
-            return value
+        // Inlined where the type is known, as a synchronous request is: a value a scope has
+        // stored is read with one probe of the root table, and a node that needs no `await` now
+        // (built synchronously, or what it awaits is stored) runs its plan here.
+        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: nil) {
+            if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
+            if found.reading({ node in node.isReady }) { return try run(found, as: Value.self, name: nil) }
         }
         return try await awaitedRequest(Value.self, name: nil)
     }
@@ -105,8 +107,9 @@ extension Injector {
     /// ```
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
-        if !isShutDown.load(ordering: .relaxed), let value = nodes.existingInstance(of: Value.self, name: key.name) {
-            return value
+        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: key.name) {
+            if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
+            if found.reading({ node in node.isReady }) { return try run(found, as: Value.self, name: key.name) }
         }
         return try await awaitedRequest(Value.self, name: key.name)
     }

@@ -38,7 +38,7 @@ class AnyNode {
 
     /// Whether the node's value can be built synchronously now: always for a node that needs no
     /// `await`; for one that does, once its value is stored, or once everything it awaits is.
-    var isReady: Bool { true }
+    @usableFromInline var isReady: Bool { true }
 
     /// How `isReady` is decided, for a section that asks on every synchronous request.
     var readiness: Readiness { .always }
@@ -109,7 +109,7 @@ final class Node<Value>: AnyNode {
         return value
     }
 
-    override var isReady: Bool {
+    @usableFromInline override var isReady: Bool {
         guard asyncPlan != nil else { return true }
         if let storage, storage.isFilled { return true }
         return awaitedReady?() ?? false

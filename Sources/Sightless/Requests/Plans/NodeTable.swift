@@ -77,13 +77,6 @@ final class NodeTable {
         return UnownedReference<LaterIndex>.at(address).reading { $0.node(type: type, name: name) }
     }
 
-    /// The existing instance of a key whose scope keeps one, read with no reference counting
-    /// and no closure call: the fast path of a request.
-    @inlinable @inline(__always)
-    func existingInstance<Value>(of type: Value.Type, name: String?) -> Value? {
-        reference(type: Value.self, name: name)?.reading { node in node.storage?.existingVerified(as: Value.self) }
-    }
-
     /// Every node compiled for this injector (not those kept from a parent), in no order, after
     /// which nothing more is compiled: a compile throws `injectorShutDown`. Called by a
     /// shutdown.
