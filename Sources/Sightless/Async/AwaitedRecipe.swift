@@ -89,8 +89,8 @@ extension Recipe {
                 let section = AsyncSection(request: request, prefetched: prefetched)
                 var wayBack = false
                 let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
-                guard wayBack || handsOutResolver else { return try await step(section) }
-                return try await AwaitedReentry.enter(key, reentry) { try await step(section) }
+                guard wayBack || handsOutResolver else { return try await step.step(section) }
+                return try await AwaitedReentry.enter(key, reentry) { try await step.step(section) }
             }
             // A kept value's build is recorded whatever it holds: another request of the key,
             // from anything its dependencies were handed, awaits that build.
@@ -99,7 +99,7 @@ extension Recipe {
                     let prefetched = try await awaited.values(request, rethrow: rethrow)
                     let section = AsyncSection(request: request, prefetched: prefetched)
                     let step = try section.run { resolution in try plan(&resolution) }
-                    return try await step(section)
+                    return try await step.step(section)
                 }
             }
         }
@@ -197,7 +197,7 @@ extension Recipe {
         Recipe(awaiting: key, source: source, location: location, handsOutResolver: true, awaitedBuild: { linker in
             let rethrow = linker.rethrow
             return { _ in
-                { section in
+                AsyncBuild { section in
                     let resolver = Resolver(injector: section.request.handedInjector)
                     do {
                         return try await make(resolver)

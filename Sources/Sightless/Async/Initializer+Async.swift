@@ -1,3 +1,8 @@
+// The parameter-pack forms of `async` initializers: what the documentation shows, and what
+// seven or more arguments, or one argument with a slot, resolve to. Up to six arguments resolve
+// to the generated fixed-arity forms (Initializer+AsyncArities.swift), which run the same way
+// without a tuple of a pack to lay out on every build.
+
 extension Initializer {
     /// Describes an `async` initializer or static factory whose arguments are all filled from
     /// the bindings of their types. The type is then requested with `try await`.
@@ -38,11 +43,7 @@ extension Initializer {
     ) {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: repeat each slots, location: location)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let rethrow = linker.rethrow
-            return { _ in throw rethrow(InjectionError(.internalInconsistency(.argumentPlanType(expected: "an awaited build")))) }
-        }
-        self.asyncLink = { linker, linkFinish in
+        self.init(dependencies: dependencies, location: location, asyncLink: { linker, linkFinish in
             let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
@@ -50,7 +51,7 @@ extension Initializer {
                 do {
                     var cursor = PlanCursor(plans)
                     let arguments = (repeat try cursor.next(&resolution, as: (each Argument).self))
-                    return { section in
+                    return AsyncBuild { section in
                         var instance: Instance
                         do {
                             instance = try await make(repeat each arguments)
@@ -65,6 +66,21 @@ extension Initializer {
                     throw rethrow(error)
                 }
             }
+        })
+    }
+
+    /// An `async` initializer: its synchronous plan only says so (a synchronous request is
+    /// told to await); `asyncLink` links the plan that gathers the arguments and returns the
+    /// step that awaits the build.
+    @usableFromInline
+    init(
+        dependencies: [Dependency], location: SourceLocation,
+        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild<Instance>>
+    ) {
+        self.init(dependencies: dependencies, location: location) { linker in
+            let rethrow = linker.rethrow
+            return { _ in throw rethrow(InjectionError(.internalInconsistency(.argumentPlanType(expected: "an awaited build")))) }
         }
+        self.asyncLink = asyncLink
     }
 }

@@ -141,8 +141,8 @@ extension Recipe {
             let setProperties = try properties.link(linker)
             return { resolution in
                 let step = try make(&resolution)
-                return { section in
-                    let instance = Transfer(try await step(section))
+                return AsyncBuild { section in
+                    let instance = Transfer(try await step.step(section))
                     // Unlike `awaitedInjectable`: set and awoken on the main actor.
                     return try await MainActor.run {
                         var built = instance.value

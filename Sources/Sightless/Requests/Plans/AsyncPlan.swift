@@ -97,7 +97,8 @@ final class Prefetched {
 }
 
 /// Runs the synchronous part of an awaited node: `body` sees the dependencies awaited for it.
-struct AsyncSection {
+@usableFromInline
+struct AsyncSection: Sendable {
     let request: AsyncRequest
     let prefetched: Prefetched?
 
@@ -130,11 +131,24 @@ extension AsyncSection {
 
 /// What an `async` initializer, closure or provider links to: a synchronous plan that gathers
 /// the arguments, and returns the step that awaits the build.
-typealias AsyncBuild<Value> = (AsyncSection) async throws -> Value
+///
+/// A struct around the step, not the bare closure: a closure returned through the generic
+/// `Plan` would be called through a reabstraction thunk, one more async frame (and its executor
+/// checks) per build.
+@usableFromInline
+struct AsyncBuild<Value> {
+    @usableFromInline let step: (AsyncSection) async throws -> Value
+
+    @inlinable
+    init(_ step: @escaping (AsyncSection) async throws -> Value) {
+        self.step = step
+    }
+}
 
 /// What follows an `async` initializer in its own step, once it returns: setting the properties
 /// and awaking, run synchronously in the section; one async frame less per build than a step
 /// wrapped around the initializer's.
+@usableFromInline
 typealias AsyncFinish<Value> = @Sendable (inout Value, AsyncSection) throws -> Void
 
 /// A dependency that awaits in place (`AnyNode.awaitsInPlace`), which a section's plans read:
