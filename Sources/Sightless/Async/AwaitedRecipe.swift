@@ -131,13 +131,13 @@ extension Recipe {
             }
         case .synchronous(let plan) where ready != nil:
             synchronous = { resolution in
-                if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
+                if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
                 if awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
         default:
             synchronous = { resolution in
-                if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
+                if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
                 throw notNow()
             }
         }

@@ -105,7 +105,7 @@ extension Recipe {
         })
         let reason = awaited.nodes.first?.awaited ?? key
         let unscoped: Plan<Value> = { resolution in
-            if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
+            if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
             return try plan(&resolution)
         }
         let provision = scope.scope(Provision(key: key, plan: unscoped, storage: nil))

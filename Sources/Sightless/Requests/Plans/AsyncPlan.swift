@@ -55,38 +55,52 @@ struct AsyncRequest: Sendable {
 /// `Resolution`, so that only the plans of that section see them.
 @usableFromInline
 final class Prefetched {
-    /// The values, each with its key; a taken one is `nil`. Read and written by one section at
-    /// a time: the section's plans run synchronously, and two sections of one node (its
-    /// arguments, then its properties) run one after the other, ordered by the await between.
-    private var entries: ContiguousArray<(key: AnyKey, value: Any?)>
+    /// One awaited value and the key it was awaited for.
+    struct Entry {
+        let key: AnyKey
+        let value: Any
+        var isTaken = false
+
+        init(_ key: AnyKey, _ value: Any) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The values, in the order awaited. Read and written by one section at a time: the
+    /// section's plans run synchronously, and two sections of one node (its arguments, then its
+    /// properties) run one after the other, ordered by the await between.
+    private var entries: ContiguousArray<Entry>
     /// The first entry not taken yet: the plans read the values in the order they were
     /// awaited, so the value a plan takes is nearly always this one.
     private var first = 0
 
-    init(_ entries: ContiguousArray<(key: AnyKey, value: Any?)>) {
+    init(_ entries: ContiguousArray<Entry>) {
         self.entries = entries
     }
 
-    /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its type.
-    func take(_ key: AnyKey) -> Any? {
+    /// Takes the next value awaited for `key`, if one is left, as the `Value` its node built.
+    func take<Value>(_ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value? {
         var index = first
         while index < entries.count {
-            if entries[index].key == key, let value = entries[index].value {
-                entries[index].value = nil
+            if !entries[index].isTaken, entries[index].key == key {
+                entries[index].isTaken = true
                 if index == first {
                     first += 1
-                    while first < entries.count, entries[first].value == nil { first += 1 }
+                    while first < entries.count, entries[first].isTaken { first += 1 }
                 }
-                return value
+                return try Self.cast(entries[index].value, key, as: Value.self)
             }
             index += 1
         }
         return nil
     }
 
-    /// A value taken for `key`, as the `Value` its node built. Cast by a pattern, which holds no
-    /// optional `Value`: unspecialized, its type would be looked up at run time.
-    static func cast<Value>(_ value: Any, _ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value {
+    /// A value taken for `key`, as the `Value` its node built: read in place when it is exactly
+    /// a `Value` held in the existential itself (`exactly(_:as:)`), else cast by a pattern,
+    /// which holds no optional `Value`: unspecialized, its type would be looked up at run time.
+    private static func cast<Value>(_ value: Any, _ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value {
+        if let exact = exactly(value, as: Value.self) { return exact }
         switch value {
         case let value as Value:
             return value
@@ -262,7 +276,7 @@ struct AwaitedDependencies: Sendable {
     func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         if leaves.isEmpty { return nil }
         let dependency = request.withoutArguments
-        var values = ContiguousArray<(key: AnyKey, value: Any?)>()
+        var values = ContiguousArray<Prefetched.Entry>()
         values.reserveCapacity(leaves.count)
         let apart = mayOverlap ? pending() : nil
         if apart == nil {
@@ -270,9 +284,9 @@ struct AwaitedDependencies: Sendable {
             for leaf in leaves {
                 do {
                     if let value = leaf.node.storedValue() {
-                        values.append((leaf.node.key, value))
+                        values.append(Prefetched.Entry(leaf.node.key, value))
                     } else {
-                        values.append((leaf.node.key, try await leaf.node.awaitedValue(dependency).value))
+                        values.append(Prefetched.Entry(leaf.node.key, try await leaf.node.awaitedValue(dependency).value))
                     }
                 } catch {
                     problems += leaf.failure(error, rethrow).problems
@@ -324,12 +338,12 @@ struct AwaitedDependencies: Sendable {
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
         }
-        var values = ContiguousArray<(key: AnyKey, value: Any?)>()
+        var values = ContiguousArray<Prefetched.Entry>()
         values.reserveCapacity(leaves.count)
         var problems: [InjectionError.Problem] = []
         for (leaf, result) in zip(leaves, results) {
             switch result {
-            case .success(let value)?: values.append((leaf.node.key, value.value))
+            case .success(let value)?: values.append(Prefetched.Entry(leaf.node.key, value.value))
             case .failure(let error)?: problems += leaf.failure(error, rethrow).problems
             case nil: break
             }

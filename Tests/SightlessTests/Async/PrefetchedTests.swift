@@ -1,0 +1,141 @@
+@testable import Sightless
+import Testing
+
+// The values an awaited section reads: each taken once, in order, as the type its node built;
+// read in place only when the existential holds exactly that type in its own buffer, and cast
+// otherwise (a subclass, an existential's concrete value, a boxed or non-takable struct).
+
+private class Base: @unchecked Sendable {}
+private final class Derived: Base, @unchecked Sendable {}
+
+private protocol Shape: Sendable {}
+private final class Square: Shape {}
+
+/// Three words: held in the existential's own buffer.
+private struct Small: Equatable, Sendable {
+    let name: String
+    let count: Int
+}
+
+/// Four words: boxed by the existential.
+private struct Large: Equatable, Sendable {
+    let a: Int, b: Int, c: Int, d: Int
+}
+
+/// Not bitwise takable: boxed by the existential.
+private struct Watching: @unchecked Sendable {
+    weak var target: Base?
+}
+
+@Suite("The values an awaited section reads")
+struct PrefetchedTests {
+    @Test("a class instance is read in place as its own class")
+    func classInPlace() {
+        let square = Square()
+        #expect(Prefetched.exactly(square as Any, as: Square.self) === square)
+    }
+
+    @Test("a struct of three words is read in place")
+    func smallStructInPlace() {
+        #expect(Prefetched.exactly(Small(name: "a name longer than fifteen bytes", count: 3) as Any, as: Small.self)
+                == Small(name: "a name longer than fifteen bytes", count: 3))
+    }
+
+    @Test("a subclass instance is not read in place as its superclass, and is cast")
+    func subclassIsCast() throws {
+        let derived = Derived()
+        #expect(Prefetched.exactly(derived as Any, as: Base.self) == nil)
+        let key = Key<Base>().erased
+        let prefetched = Prefetched([Prefetched.Entry(key, derived)])
+        #expect(try prefetched.take(key, as: Base.self) === derived)
+    }
+
+    @Test("an existential's concrete value is not read in place as the existential, and is cast")
+    func existentialIsCast() throws {
+        let square = Square()
+        let shape: any Shape = square
+        #expect(Prefetched.exactly(shape as Any, as: (any Shape).self) == nil)
+        let key = Key<any Shape>().erased
+        let prefetched = Prefetched([Prefetched.Entry(key, shape)])
+        #expect(try prefetched.take(key, as: (any Shape).self) as? Square === square)
+    }
+
+    @Test("a struct of four words is not read in place, and is cast")
+    func largeStructIsCast() throws {
+        let large = Large(a: 1, b: 2, c: 3, d: 4)
+        #expect(Prefetched.exactly(large as Any, as: Large.self) == nil)
+        let key = Key<Large>().erased
+        #expect(try Prefetched([Prefetched.Entry(key, large)]).take(key, as: Large.self) == large)
+    }
+
+    @Test("a struct holding a weak reference is not read in place, and is cast")
+    func weakStructIsCast() throws {
+        let target = Base()
+        let watching = Watching(target: target)
+        #expect(Prefetched.exactly(watching as Any, as: Watching.self) == nil)
+        let key = Key<Watching>().erased
+        #expect(try Prefetched([Prefetched.Entry(key, watching)]).take(key, as: Watching.self)?.target === target)
+    }
+
+    @Test("values of one key are taken in the order awaited, each once")
+    func takenInOrderOnce() throws {
+        let key = Key<Small>().erased
+        let other = Key<Large>().erased
+        let prefetched = Prefetched([
+            Prefetched.Entry(key, Small(name: "first", count: 1)),
+            Prefetched.Entry(other, Large(a: 1, b: 2, c: 3, d: 4)),
+            Prefetched.Entry(key, Small(name: "second", count: 2)),
+        ])
+        #expect(try prefetched.take(key, as: Small.self)?.name == "first")
+        #expect(try prefetched.take(key, as: Small.self)?.name == "second")
+        #expect(try prefetched.take(key, as: Small.self) == nil)
+        #expect(try prefetched.take(other, as: Large.self)?.d == 4)
+    }
+
+    @Test("a value that is not of its key's type throws internalInconsistency")
+    func wrongTypeThrows() {
+        let key = Key<Small>().erased
+        let prefetched = Prefetched([Prefetched.Entry(key, Large(a: 1, b: 2, c: 3, d: 4))])
+        let error = #expect(throws: InjectionError.self) { _ = try prefetched.take(key, as: Small.self) }
+        #expect(error?.kind == .internalInconsistency)
+    }
+}
+
+private final class ShapeUser: Injectable, Sendable {
+    let shape: any Shape
+    let large: Large
+    let base: Base
+    init(shape: any Shape, large: Large, base: Base) {
+        self.shape = shape
+        self.large = large
+        self.base = base
+    }
+    static let initializer = Initializer(ShapeUser.init(shape:large:base:))
+}
+
+@Suite("Awaited values of every layout, read by a section")
+struct PrefetchedLayoutTests {
+    @Test("an awaited existential, a boxed struct and a subclass instance reach a synchronous initializer")
+    func everyLayoutReachesTheSection() async throws {
+        let square = Square()
+        let derived = Derived()
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any Shape).self).to { _ async -> any Shape in
+                await Task.yield()
+                return square
+            }
+            binder.bind(Large.self).to { _ async in
+                await Task.yield()
+                return Large(a: 1, b: 2, c: 3, d: 4)
+            }
+            binder.bind(Base.self).to { _ async -> Base in
+                await Task.yield()
+                return derived
+            }
+        })
+        let user = try await injector.instance(ShapeUser.self)
+        #expect(user.shape as? Square === square)
+        #expect(user.large == Large(a: 1, b: 2, c: 3, d: 4))
+        #expect(user.base === derived)
+    }
+}
