@@ -69,6 +69,8 @@ extension Recipe {
         // One closure per kind of build, chosen here: the plan does not look at the kind again.
         let buildValue: AsyncPlan<Value>
         let recorded: AsyncPlan<Value>
+        // The same build, its value handed to a consumer's section untyped (`AnyNode.awaitedAny`).
+        var buildAny: AsyncPlan<Any>?
         switch build {
         case .synchronous(let plan):
             buildValue = { request in
@@ -83,7 +85,8 @@ extension Recipe {
             // resolver, or a `Lazy`, `Factory` or injector among its arguments, each of which
             // marks its section (`AsyncSection.runNotingWayBack`). A build handed none of them
             // is not recorded: nothing it holds can reach the injector.
-            buildValue = { request in
+            @Sendable @inline(__always) nonisolated(nonsending)
+            func awaitBuild(_ request: AsyncRequest) async throws -> Value {
                 // Most `async` builds await nothing before their own: no frame for that.
                 let prefetched = awaited.isEmpty ? nil : try await awaited.values(request, rethrow: rethrow)
                 let section = AsyncSection(request: request, prefetched: prefetched)
@@ -92,6 +95,8 @@ extension Recipe {
                 guard wayBack || handsOutResolver else { return try await step.step(section) }
                 return try await AwaitedReentry.enter(key, reentry) { try await step.step(section) }
             }
+            buildValue = { request in try await awaitBuild(request) }
+            buildAny = { request in try await awaitBuild(request) }
             // A kept value's build is recorded whatever it holds: another request of the key,
             // from anything its dependencies were handed, awaits that build.
             recorded = { request in
@@ -144,7 +149,8 @@ extension Recipe {
         switch scope.strategy {
         case is Unscoped:
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: unscoped, awaited: reason, ready: ready, leaves: leaves, rethrow: rethrow)
+                        asyncPlan: unscoped, awaitedAny: buildAny, awaited: reason, ready: ready, leaves: leaves,
+                        rethrow: rethrow)
         case is Singleton:
             let storage = InstanceStorage(key)
             let owner = linker.owner

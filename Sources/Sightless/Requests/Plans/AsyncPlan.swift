@@ -283,7 +283,9 @@ struct AwaitedDependencies: Sendable {
             var problems: [InjectionError.Problem] = []
             for leaf in leaves {
                 do {
-                    if let value = leaf.node.storedValue() {
+                    if let build = leaf.node.awaitedAny {
+                        values.append(Prefetched.Entry(leaf.node.key, try await build(dependency)))
+                    } else if let value = leaf.node.storedValue() {
                         values.append(Prefetched.Entry(leaf.node.key, value))
                     } else {
                         values.append(Prefetched.Entry(leaf.node.key, try await leaf.node.awaitedValue(dependency).value))
@@ -356,6 +358,7 @@ struct AwaitedDependencies: Sendable {
     nonisolated(nonsending)
     private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
+            if let build = node.awaitedAny { return .success(Transfer(try await build(request))) }
             if let value = node.storedValue() { return .success(Transfer(value)) }
             return .success(try await node.awaitedValue(request))
         } catch {

@@ -63,6 +63,10 @@ class AnyNode {
         return { error in InjectionError.wrap(error, at: key) }
     }
 
+    /// For a node kept by no scope whose own build is `async`: that build, its value untyped,
+    /// which a consumer's section awaits directly (one async frame less than `awaitedValue`).
+    let awaitedAny: AsyncPlan<Any>?
+
     /// The value a scope has stored for the node, if any: read with no `await`.
     func storedValue() -> Any? { nil }
 
@@ -72,7 +76,11 @@ class AnyNode {
         throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
     }
 
-    init(key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?) {
+    init(
+        key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?,
+        awaitedAny: AsyncPlan<Any>? = nil
+    ) {
+        self.awaitedAny = awaitedAny
         self.key = key
         self.valueType = valueType
         self.signature = signature
@@ -144,8 +152,9 @@ final class Node<Value>: AnyNode {
     // Not optional parameters of the one above: an async plan always comes with its reason.
     /// A node that needs `await` because of `awaited`.
     init(
-        _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>, awaited: AnyKey,
-        ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil
+        _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
+        awaitedAny: AsyncPlan<Any>? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
+        rethrow: (@Sendable (any Error) -> InjectionError)? = nil
     ) {
         self.plan = provision.plan
         self.asyncPlan = asyncPlan
@@ -154,6 +163,6 @@ final class Node<Value>: AnyNode {
         self.leaves = leaves
         self.leavesRethrow = rethrow
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
-                   storage: provision.storage)
+                   storage: provision.storage, awaitedAny: awaitedAny)
     }
 }
