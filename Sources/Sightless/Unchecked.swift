@@ -511,29 +511,37 @@ struct SharedArguments: @unchecked Sendable {
 extension Prefetched: @unchecked Sendable {}
 
 extension Prefetched {
-    /// `value` as a `Value`, read where it lies in the existential, when it holds exactly a
-    /// `Value` kept in the existential's own buffer; `nil` otherwise, for the caller to cast.
-    /// A cast of an `Any` to a type parameter asks the runtime to compare the types, some 300
-    /// instructions for each value an awaited section reads.
+    /// Whether `value` holds exactly a `Value` kept in the existential's own buffer, which
+    /// `readInPlace(_:as:)` then reads where it lies: a cast of an `Any` to a type parameter asks
+    /// the runtime to compare the types, some 300 instructions for each value an awaited section
+    /// reads. Two functions, not one returning an optional: an optional `Value` in unspecialized
+    /// code has its type looked up at run time, as costly.
     ///
     /// Invariant: an `Any` is three words of buffer followed by the metadata of the type of what
     /// it holds; a value of that type lies at the start of the buffer when its size is at most
     /// three words, its alignment at most a word's and it is bitwise takable (the runtime's rule
     /// for keeping it inline; anything else is boxed, and the buffer holds the box). The stored
-    /// metadata is compared with `Value`'s before the buffer is read, so a subclass instance, the
-    /// concrete value of an existential `Value` or a boxed value is never read as `Value`.
+    /// metadata is compared with `Value`'s, so a subclass instance, the concrete value of an
+    /// existential `Value` or a boxed value is never read as `Value`.
     @inline(__always)
-    static func exactly<Value>(_ value: Any, as type: Value.Type) -> Value? {
+    static func holdsInPlace<Value>(_ value: Any, exactly type: Value.Type) -> Bool {
         let word = MemoryLayout<Int>.size
         guard MemoryLayout<Value>.size <= 3 * word, MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment,
-              _isBitwiseTakable(Value.self) else { return nil }
+              _isBitwiseTakable(Value.self) else { return false }
         let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
         // `as Any` keeps the existential closed: passed as it is, it would be opened, and the
         // bytes would be those of the value it holds.
-        return withUnsafeBytes(of: value as Any) { bytes -> Value? in
-            guard bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self) == metadata else { return nil }
-            return bytes.load(as: Value.self)
+        return withUnsafeBytes(of: value as Any) { bytes in
+            bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self) == metadata
         }
+    }
+
+    /// The `Value` `value` holds in place.
+    ///
+    /// Invariant: `holdsInPlace(value, exactly: Value.self)` is `true`.
+    @inline(__always)
+    static func readInPlace<Value>(_ value: Any, as type: Value.Type) -> Value {
+        withUnsafeBytes(of: value as Any) { bytes in bytes.load(as: Value.self) }
     }
 }
 

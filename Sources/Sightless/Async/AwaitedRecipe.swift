@@ -5,7 +5,7 @@
 enum LinkedBuild<Value>: Sendable {
     case synchronous(Plan<Value>)
     /// Gathers the arguments synchronously, then returns the step that awaits the build.
-    case awaited(Plan<AsyncBuild<Value>>)
+    case awaited(Plan<AsyncBuild>)
 }
 
 extension Recipe {
@@ -14,7 +14,7 @@ extension Recipe {
         awaiting key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
         dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [], concreteType: Any.Type? = nil,
         buildLocation: SourceLocation? = nil, handsOutResolver: Bool = false,
-        awaitedBuild: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild<Value>>
+        awaitedBuild: @escaping @Sendable (any Linking) throws -> Plan<AsyncBuild>
     ) {
         let erased = key.erased
         self.init(key, source: source, scope: scope, location: location, dependencies: dependencies, problems: problems,
@@ -23,7 +23,7 @@ extension Recipe {
         }
         self.isAsync = true
         self.makeNode = { linker, scope in
-            try Recipe.node(erased, linker, scope, build: .awaited(try awaitedBuild(linker)), handsOutResolver: handsOutResolver)
+            try Recipe.node(erased, linker, scope, build: LinkedBuild<Value>.awaited(try awaitedBuild(linker)), handsOutResolver: handsOutResolver)
         }
     }
 
@@ -86,7 +86,7 @@ extension Recipe {
             // marks its section (`AsyncSection.runNotingWayBack`). A build handed none of them
             // is not recorded: nothing it holds can reach the injector.
             @Sendable @inline(__always) nonisolated(nonsending)
-            func awaitBuild(_ request: AsyncRequest) async throws -> Value {
+            func awaitBuild(_ request: AsyncRequest) async throws -> Any {
                 // Most `async` builds await nothing before their own: no frame for that.
                 let prefetched = awaited.isEmpty ? nil : try await awaited.values(request, rethrow: rethrow)
                 let section = AsyncSection(request: request, prefetched: prefetched)
@@ -95,7 +95,7 @@ extension Recipe {
                 guard wayBack || handsOutResolver else { return try await step.step(section) }
                 return try await AwaitedReentry.enter(key, reentry) { try await step.step(section) }
             }
-            buildValue = { request in try await awaitBuild(request) }
+            buildValue = { request in try Prefetched.cast(try await awaitBuild(request), key, as: Value.self) }
             buildAny = { request in try await awaitBuild(request) }
             // A kept value's build is recorded whatever it holds: another request of the key,
             // from anything its dependencies were handed, awaits that build.
@@ -104,7 +104,7 @@ extension Recipe {
                     let prefetched = try await awaited.values(request, rethrow: rethrow)
                     let section = AsyncSection(request: request, prefetched: prefetched)
                     let step = try section.run { resolution in try plan(&resolution) }
-                    return try await step.step(section)
+                    return try Prefetched.cast(try await step.step(section), key, as: Value.self)
                 }
             }
         }
@@ -136,13 +136,13 @@ extension Recipe {
             }
         case .synchronous(let plan) where ready != nil:
             synchronous = { resolution in
-                if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
+                if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 if awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
         default:
             synchronous = { resolution in
-                if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
+                if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 throw notNow()
             }
         }
@@ -225,7 +225,7 @@ extension Recipe {
     /// awaited, then its properties are set and `awakeFromInjection()` is called.
     static func awaitedInjectable<T: Injectable>(
         _ key: Key<T>, initializer: Initializer<T>,
-        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild<T>>,
+        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild>,
         properties: Properties<T>, source: Source, scope: Scope, location: SourceLocation, problems: [InjectionError.Problem]
     ) -> Recipe {
         Recipe(awaiting: key, source: source, scope: scope, location: location,

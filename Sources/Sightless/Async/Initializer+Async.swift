@@ -75,7 +75,7 @@ extension Initializer {
     @usableFromInline
     init(
         dependencies: [Dependency], location: SourceLocation,
-        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild<Instance>>
+        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild>
     ) {
         self.init(dependencies: dependencies, location: location) { linker in
             let rethrow = linker.rethrow

@@ -60,7 +60,7 @@ public struct Initializer<Instance>: Sendable {
     /// what its step runs after it returns (the second argument's, linked after the arguments
     /// so that the plans read in the order they are linked), and returns the step that awaits
     /// it; see `Initializer+Async.swift`.
-    @usableFromInline var asyncLink: (@Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild<Instance>>)?
+    @usableFromInline var asyncLink: (@Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild>)?
     /// The actor the initializer is isolated to, for the forms that take a `@MainActor`
     /// function (see `Initializer+MainActor.swift`); `nil` for a nonisolated one.
     var isolation: ActorIsolation?

@@ -105,7 +105,7 @@ extension Recipe {
         })
         let reason = awaited.nodes.first?.awaited ?? key
         let unscoped: Plan<Value> = { resolution in
-            if let value = try resolution.prefetched?.take(key, as: Value.self) { return value }
+            if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
             return try plan(&resolution)
         }
         let provision = scope.scope(Provision(key: key, plan: unscoped, storage: nil))
@@ -130,7 +130,7 @@ extension Recipe {
     /// are set and it is awoken on the main actor.
     private static func awaitedMainActorInjectable<T: MainActorInjectable>(
         _ key: Key<T>, initializer: Initializer<T>,
-        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild<T>>,
+        asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild>,
         properties: Properties<T>,
         awake: @escaping @Sendable (T) throws -> Void, source: Source, scope: Scope, location: SourceLocation
     ) -> Recipe {
@@ -141,17 +141,19 @@ extension Recipe {
             let setProperties = try properties.link(linker)
             return { resolution in
                 let step = try make(&resolution)
-                return AsyncBuild { section in
-                    let instance = Transfer(try await step.step(section))
+                return AsyncBuild { section -> Any in
+                    let built: T = try Prefetched.cast(try await step.step(section), key.erased, as: T.self)
+                    let instance = Transfer(built)
                     // Unlike `awaitedInjectable`: set and awoken on the main actor.
-                    return try await MainActor.run {
+                    let awoken: Transfer<T> = try await MainActor.run {
                         var built = instance.value
                         if let setProperties {
                             try section.run { resolution in try setProperties(&built, &resolution) }
                         }
                         try awake(built)
                         return Transfer(built)
-                    }.value
+                    }
+                    return awoken.value
                 }
             }
         })

@@ -27,54 +27,62 @@ private struct Watching: @unchecked Sendable {
     weak var target: Base?
 }
 
+/// The next value `prefetched` holds for `key`, as a section's plan takes it.
+private func typed<Value>(_ prefetched: Prefetched, _ key: AnyKey, as type: Value.Type) throws -> Value? {
+    guard let value = prefetched.take(key) else { return nil }
+    return try Prefetched.cast(value, key, as: Value.self)
+}
+
 @Suite("The values an awaited section reads")
 struct PrefetchedTests {
     @Test("a class instance is read in place as its own class")
     func classInPlace() {
         let square = Square()
-        #expect(Prefetched.exactly(square as Any, as: Square.self) === square)
+        #expect(Prefetched.holdsInPlace(square as Any, exactly: Square.self))
+        #expect(Prefetched.readInPlace(square as Any, as: Square.self) === square)
     }
 
     @Test("a struct of three words is read in place")
     func smallStructInPlace() {
-        #expect(Prefetched.exactly(Small(name: "a name longer than fifteen bytes", count: 3) as Any, as: Small.self)
-                == Small(name: "a name longer than fifteen bytes", count: 3))
+        let small = Small(name: "a name longer than fifteen bytes", count: 3)
+        #expect(Prefetched.holdsInPlace(small as Any, exactly: Small.self))
+        #expect(Prefetched.readInPlace(small as Any, as: Small.self) == small)
     }
 
     @Test("a subclass instance is not read in place as its superclass, and is cast")
     func subclassIsCast() throws {
         let derived = Derived()
-        #expect(Prefetched.exactly(derived as Any, as: Base.self) == nil)
+        #expect(!Prefetched.holdsInPlace(derived as Any, exactly: Base.self))
         let key = Key<Base>().erased
         let prefetched = Prefetched([Prefetched.Entry(key, derived)])
-        #expect(try prefetched.take(key, as: Base.self) === derived)
+        #expect(try typed(prefetched, key, as: Base.self) === derived)
     }
 
     @Test("an existential's concrete value is not read in place as the existential, and is cast")
     func existentialIsCast() throws {
         let square = Square()
         let shape: any Shape = square
-        #expect(Prefetched.exactly(shape as Any, as: (any Shape).self) == nil)
+        #expect(!Prefetched.holdsInPlace(shape as Any, exactly: (any Shape).self))
         let key = Key<any Shape>().erased
         let prefetched = Prefetched([Prefetched.Entry(key, shape)])
-        #expect(try prefetched.take(key, as: (any Shape).self) as? Square === square)
+        #expect(try typed(prefetched, key, as: (any Shape).self) as? Square === square)
     }
 
     @Test("a struct of four words is not read in place, and is cast")
     func largeStructIsCast() throws {
         let large = Large(a: 1, b: 2, c: 3, d: 4)
-        #expect(Prefetched.exactly(large as Any, as: Large.self) == nil)
+        #expect(!Prefetched.holdsInPlace(large as Any, exactly: Large.self))
         let key = Key<Large>().erased
-        #expect(try Prefetched([Prefetched.Entry(key, large)]).take(key, as: Large.self) == large)
+        #expect(try typed(Prefetched([Prefetched.Entry(key, large)]), key, as: Large.self) == large)
     }
 
     @Test("a struct holding a weak reference is not read in place, and is cast")
     func weakStructIsCast() throws {
         let target = Base()
         let watching = Watching(target: target)
-        #expect(Prefetched.exactly(watching as Any, as: Watching.self) == nil)
+        #expect(!Prefetched.holdsInPlace(watching as Any, exactly: Watching.self))
         let key = Key<Watching>().erased
-        #expect(try Prefetched([Prefetched.Entry(key, watching)]).take(key, as: Watching.self)?.target === target)
+        #expect(try typed(Prefetched([Prefetched.Entry(key, watching)]), key, as: Watching.self)?.target === target)
     }
 
     @Test("values of one key are taken in the order awaited, each once")
@@ -86,17 +94,17 @@ struct PrefetchedTests {
             Prefetched.Entry(other, Large(a: 1, b: 2, c: 3, d: 4)),
             Prefetched.Entry(key, Small(name: "second", count: 2)),
         ])
-        #expect(try prefetched.take(key, as: Small.self)?.name == "first")
-        #expect(try prefetched.take(key, as: Small.self)?.name == "second")
-        #expect(try prefetched.take(key, as: Small.self) == nil)
-        #expect(try prefetched.take(other, as: Large.self)?.d == 4)
+        #expect(try typed(prefetched, key, as: Small.self)?.name == "first")
+        #expect(try typed(prefetched, key, as: Small.self)?.name == "second")
+        #expect(try typed(prefetched, key, as: Small.self) == nil)
+        #expect(try typed(prefetched, other, as: Large.self)?.d == 4)
     }
 
     @Test("a value that is not of its key's type throws internalInconsistency")
     func wrongTypeThrows() {
         let key = Key<Small>().erased
         let prefetched = Prefetched([Prefetched.Entry(key, Large(a: 1, b: 2, c: 3, d: 4))])
-        let error = #expect(throws: InjectionError.self) { _ = try prefetched.take(key, as: Small.self) }
+        let error = #expect(throws: InjectionError.self) { _ = try typed(prefetched, key, as: Small.self) }
         #expect(error?.kind == .internalInconsistency)
     }
 }

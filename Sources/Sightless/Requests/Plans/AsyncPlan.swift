@@ -79,8 +79,10 @@ final class Prefetched {
         self.entries = entries
     }
 
-    /// Takes the next value awaited for `key`, if one is left, as the `Value` its node built.
-    func take<Value>(_ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value? {
+    /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its
+    /// type. Untyped, so that no optional `Value` is held: unspecialized, its type would be
+    /// looked up at run time.
+    func take(_ key: AnyKey) -> Any? {
         var index = first
         while index < entries.count {
             if !entries[index].isTaken, entries[index].key == key {
@@ -89,18 +91,18 @@ final class Prefetched {
                     first += 1
                     while first < entries.count, entries[first].isTaken { first += 1 }
                 }
-                return try Self.cast(entries[index].value, key, as: Value.self)
+                return entries[index].value
             }
             index += 1
         }
         return nil
     }
 
-    /// A value taken for `key`, as the `Value` its node built: read in place when it is exactly
+    /// A value built for `key`, as the `Value` its node built: read in place when it is exactly
     /// a `Value` held in the existential itself (`exactly(_:as:)`), else cast by a pattern,
     /// which holds no optional `Value`: unspecialized, its type would be looked up at run time.
-    private static func cast<Value>(_ value: Any, _ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value {
-        if let exact = exactly(value, as: Value.self) { return exact }
+    static func cast<Value>(_ value: Any, _ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value {
+        if holdsInPlace(value, exactly: Value.self) { return readInPlace(value, as: Value.self) }
         switch value {
         case let value as Value:
             return value
@@ -148,13 +150,16 @@ extension AsyncSection {
 ///
 /// A struct around the step, not the bare closure: a closure returned through the generic
 /// `Plan` would be called through a reabstraction thunk, one more async frame (and its executor
-/// checks) per build.
+/// checks) per build. Not generic either, its value untyped: the metadata of a generic struct
+/// is looked up at run time by the unspecialized code that holds it, about 900 instructions a
+/// build, where a section takes its values untyped anyway (`Prefetched`) and a typed consumer
+/// reads one back with `Prefetched.cast`, which for an exact type is a comparison.
 @usableFromInline
-struct AsyncBuild<Value> {
-    @usableFromInline let step: (AsyncSection) async throws -> Value
+struct AsyncBuild {
+    @usableFromInline let step: (AsyncSection) async throws -> Any
 
     @inlinable
-    init(_ step: @escaping (AsyncSection) async throws -> Value) {
+    init(_ step: @escaping (AsyncSection) async throws -> Any) {
         self.step = step
     }
 }
