@@ -183,7 +183,8 @@ extension ArgumentBuffer {
         (base + offset).assumingMemoryBound(to: Value.self).pointee
     }
 
-    /// Places an argument of a request's fast path (`Injector.runPlacing`).
+    /// Places an argument of a request's fast path (`Injector.runPlacing`, and
+    /// `Injector.awaitedRequestPlacing` for an awaited request).
     @inlinable @inline(__always)
     static func place<Value>(_ value: Value, at pointer: UnsafeMutableRawPointer) {
         pointer.initializeMemory(as: Value.self, to: value)
@@ -191,9 +192,10 @@ extension ArgumentBuffer {
 
     /// Destroys an argument placed by `place(_:at:)`.
     ///
-    /// Invariant: `Injector.runPlacing` placed a `Value` at `pointer` with `place(_:at:)` in the
-    /// same request, walking the same parameter pack in the same order, and destroys it once,
-    /// after the plan has returned or thrown.
+    /// Invariant: `Injector.runPlacing` (or `Injector.awaitedRequestPlacing`) placed a `Value`
+    /// at `pointer` with `place(_:at:)` in the same request, walking the same arguments in the
+    /// same order, and destroys it once, after the plan has returned or thrown (an awaited plan
+    /// is awaited to its end before, so nothing reads the arguments after).
     @inlinable @inline(__always)
     static func destroyPlaced<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
         _ = pointer.assumingMemoryBound(to: Value.self).move()

@@ -32,6 +32,9 @@ enum AwaitedReentry {
         }
     }
 
+    /// The link of an outermost awaited request: one level, no key.
+    private static let outermost = Link(nil, outer: nil)
+
     /// The most awaited builds one request may nest: far more than a graph declares, few enough
     /// that a runaway recursion stops in well under a second.
     static let deepest = 10_000
@@ -66,7 +69,9 @@ enum AwaitedReentry {
         guard depth <= deepest else {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
         }
-        return try await $active._unsafeInheritExecutor_withValue(Link(nil, outer: active)) { try await body() }
+        // The outermost request's link is the same every time: no allocation for it.
+        let link = if let active { Link(nil, outer: active) } else { outermost }
+        return try await $active._unsafeInheritExecutor_withValue(link) { try await body() }
     }
 
     /// Throws when `key` is being built in this task or one that started it.

@@ -167,7 +167,7 @@ extension Injector {
 
     /// An awaited request with dynamic arguments: they are placed in memory that lives until
     /// the awaited plan returns.
-    nonisolated(nonsending)
+    @usableFromInline nonisolated(nonsending)
     func awaitedRequest<Value, each Argument>(
         _ type: Value.Type, name: String?, arguments: repeat each Argument
     ) async throws(InjectionError) -> Value {
@@ -197,6 +197,52 @@ extension Injector {
         defer { placer.destroyPlaced() }
         repeat try placer.place(each arguments)
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
+        do {
+            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
+        } catch {
+            throw InjectionError.request(error, key: key)
+        }
+    }
+
+    /// An awaited request with dynamic arguments whose types are known where it is made
+    /// (`instance(_:arguments:)` of one to three arguments, generated in
+    /// Injector+AsyncArities.swift): a node that needs no `await` now runs `synchronously` (the
+    /// synchronous request of the same arity); one that does gets its arguments placed by code
+    /// specialized for their types, in memory that lives until its plan returns. `nil` when the
+    /// key is not compiled yet, the injector is shut down, or the arguments are not exactly of
+    /// the slots' types: the general path then serves, and reports what is wrong.
+    @inlinable @inline(__always) nonisolated(nonsending)
+    func awaitedRequestPlacing<Value>(
+        _ type: Value.Type, name: String?, synchronously: () throws(InjectionError) -> Value,
+        match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void
+    ) async throws(InjectionError) -> Value? {
+        guard !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: name) else {
+            return nil
+        }
+        if found.reading({ node in node.isReady }) { return try synchronously() }
+        let node = try found.object.typed(as: Value.self)
+        guard let signature = node.signature else { return nil }
+        var matcher = SlotMatcher(signature.types)
+        match(&matcher)
+        guard matcher.matches, matcher.index == signature.types.count else { return nil }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
+        defer { base.deallocate() }
+        var placer = SlotPlacer(base: base, offsets: signature.offsets)
+        place(&placer)
+        defer {
+            var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+            destroy(&destroyer)
+        }
+        return try await awaitPlaced(
+            node, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity),
+            key: AnyKey(type: Value.self, name: name))
+    }
+
+    /// Awaits the plan of a node that needs `await`, its arguments placed.
+    @usableFromInline nonisolated(nonsending)
+    func awaitPlaced<Value>(_ node: Node<Value>, arguments: ArgumentBuffer, key: AnyKey) async throws(InjectionError) -> Value {
+        guard let plan = node.asyncPlan else { throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key]) }
+        let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: arguments))
         do {
             return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
         } catch {
