@@ -58,12 +58,13 @@ enum AwaitedReentry {
         return try await $active._unsafeInheritExecutor_withValue(Link(key, outer: active)) { try await body() }
     }
 
-    /// Runs an awaited request that builds: one level more of the task's chain. A build handed
+    /// Runs an awaited request that builds, its plan awaited off the caller's isolation
+    /// (`Injector.awaitPlan`): one level more of the task's chain. A build handed
     /// no way back into the injector is not recorded (`Recipe.node`), yet it can still reach
     /// the injector out of band, through a global; each such request nests one level deeper
     /// and ends in `tooDeep`, as a synchronous one ends on its thread's stack.
     nonisolated(nonsending)
-    static func request<Value>(_ key: AnyKey, _ body: () async throws -> Value) async throws -> Value {
+    static func request<Value>(_ key: AnyKey, _ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> Value {
         let active = active
         let depth = (active?.depth ?? 0) + 1
         guard depth <= deepest else {
@@ -71,7 +72,9 @@ enum AwaitedReentry {
         }
         // The outermost request's link is the same every time: no allocation for it.
         let link = if let active { Link(nil, outer: active) } else { outermost }
-        return try await $active._unsafeInheritExecutor_withValue(link) { try await body() }
+        return try await $active._unsafeInheritExecutor_withValue(link) {
+            try await request.injector.awaitPlan(plan, request)
+        }
     }
 
     /// Throws when `key` is being built in this task or one that started it.

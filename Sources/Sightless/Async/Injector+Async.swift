@@ -159,7 +159,7 @@ extension Injector {
         }
         do {
             let request = AsyncRequest(injector: self, arguments: nil)
-            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
+            return try await AwaitedReentry.request(key, plan, request)
         } catch {
             throw InjectionError.request(error, key: key)
         }
@@ -198,7 +198,7 @@ extension Injector {
         repeat try placer.place(each arguments)
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
         do {
-            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
+            return try await AwaitedReentry.request(key, plan, request)
         } catch {
             throw InjectionError.request(error, key: key)
         }
@@ -244,7 +244,7 @@ extension Injector {
         guard let plan = node.asyncPlan else { throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key]) }
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: arguments))
         do {
-            return try await AwaitedReentry.request(key) { try await self.awaitPlan(plan, request) }
+            return try await AwaitedReentry.request(key, plan, request)
         } catch {
             throw InjectionError.request(error, key: key)
         }
