@@ -525,7 +525,7 @@ extension Prefetched {
     /// for keeping it inline; anything else is boxed, and the buffer holds the box). The stored
     /// metadata is compared with `Value`'s, so a subclass instance, the concrete value of an
     /// existential `Value` or a boxed value is never read as `Value`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func holdsInPlace<Value>(_ value: Any, exactly type: Value.Type) -> Bool {
         let word = MemoryLayout<Int>.size
         guard MemoryLayout<Value>.size <= 3 * word, MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment,
@@ -541,7 +541,7 @@ extension Prefetched {
     /// The `Value` `value` holds in place.
     ///
     /// Invariant: `holdsInPlace(value, exactly: Value.self)` is `true`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func readInPlace<Value>(_ value: Any, as type: Value.Type) -> Value {
         withUnsafeBytes(of: value as Any) { bytes in bytes.load(as: Value.self) }
     }

@@ -92,8 +92,8 @@ extension Recipe {
                 let section = AsyncSection(request: request, prefetched: prefetched)
                 var wayBack = false
                 let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
-                guard wayBack || handsOutResolver else { return try await step.step(section) }
-                return try await AwaitedReentry.enter(key, reentry) { try await step.step(section) }
+                guard wayBack || handsOutResolver else { return try await step.step(section, step.arguments) }
+                return try await AwaitedReentry.enter(key, reentry) { try await step.step(section, step.arguments) }
             }
             buildValue = { request in try Prefetched.cast(try await awaitBuild(request), key, as: Value.self) }
             buildAny = { request in try await awaitBuild(request) }
@@ -104,7 +104,7 @@ extension Recipe {
                     let prefetched = try await awaited.values(request, rethrow: rethrow)
                     let section = AsyncSection(request: request, prefetched: prefetched)
                     let step = try section.run { resolution in try plan(&resolution) }
-                    return try Prefetched.cast(try await step.step(section), key, as: Value.self)
+                    return try Prefetched.cast(try await step.step(section, step.arguments), key, as: Value.self)
                 }
             }
         }
@@ -203,7 +203,7 @@ extension Recipe {
         Recipe(awaiting: key, source: source, location: location, handsOutResolver: true, awaitedBuild: { linker in
             let rethrow = linker.rethrow
             return { _ in
-                AsyncBuild { section in
+                AsyncBuild { section, _ in
                     let resolver = Resolver(injector: section.request.handedInjector)
                     do {
                         return try await make(resolver)

@@ -51,7 +51,7 @@ extension Initializer {
                 do {
                     var cursor = PlanCursor(plans)
                     let arguments = (repeat try cursor.next(&resolution, as: (each Argument).self))
-                    return AsyncBuild { section in
+                    return AsyncBuild { section, _ in
                         var instance: Instance
                         do {
                             instance = try await make(repeat each arguments)

@@ -21,18 +21,20 @@ extension Initializer {
         self.init(dependencies: dependencies, location: location, asyncLink: { linker, linkFinish in
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
-            return { _ in
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make()
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, _ in
+                var instance: Instance
+                do {
+                    instance = try await make()
+                } catch {
+                    throw rethrow(error)
                 }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
+            return { _ in
+                return AsyncBuild(step)
             }
         })
     }
@@ -52,6 +54,19 @@ extension Initializer {
             let planA = try ArgumentPlan<A>(dependencies[0], linker)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+                let a = try AsyncBuild.arguments(arguments, as: A.self)
+                var instance: Instance
+                do {
+                    instance = try await make(a)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 let a: A
                 do {
@@ -59,17 +74,7 @@ extension Initializer {
                 } catch {
                     throw rethrow(error)
                 }
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make(a)
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
-                }
+                return AsyncBuild(step, arguments: a)
             }
         })
     }
@@ -103,6 +108,19 @@ extension Initializer {
             let planB = try ArgumentPlan<B>(dependencies[1], linker)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+                let (a, b) = try AsyncBuild.arguments(arguments, as: (A, B).self)
+                var instance: Instance
+                do {
+                    instance = try await make(a, b)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 let a: A, b: B
                 do {
@@ -111,17 +129,7 @@ extension Initializer {
                 } catch {
                     throw rethrow(error)
                 }
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make(a, b)
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
-                }
+                return AsyncBuild(step, arguments: (a, b))
             }
         })
     }
@@ -156,6 +164,19 @@ extension Initializer {
             let planC = try ArgumentPlan<C>(dependencies[2], linker)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+                let (a, b, c) = try AsyncBuild.arguments(arguments, as: (A, B, C).self)
+                var instance: Instance
+                do {
+                    instance = try await make(a, b, c)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 let a: A, b: B, c: C
                 do {
@@ -165,17 +186,7 @@ extension Initializer {
                 } catch {
                     throw rethrow(error)
                 }
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make(a, b, c)
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
-                }
+                return AsyncBuild(step, arguments: (a, b, c))
             }
         })
     }
@@ -211,6 +222,19 @@ extension Initializer {
             let planD = try ArgumentPlan<D>(dependencies[3], linker)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+                let (a, b, c, d) = try AsyncBuild.arguments(arguments, as: (A, B, C, D).self)
+                var instance: Instance
+                do {
+                    instance = try await make(a, b, c, d)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 let a: A, b: B, c: C, d: D
                 do {
@@ -221,17 +245,7 @@ extension Initializer {
                 } catch {
                     throw rethrow(error)
                 }
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make(a, b, c, d)
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
-                }
+                return AsyncBuild(step, arguments: (a, b, c, d))
             }
         })
     }
@@ -268,6 +282,19 @@ extension Initializer {
             let planE = try ArgumentPlan<E>(dependencies[4], linker)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+                let (a, b, c, d, e) = try AsyncBuild.arguments(arguments, as: (A, B, C, D, E).self)
+                var instance: Instance
+                do {
+                    instance = try await make(a, b, c, d, e)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 let a: A, b: B, c: C, d: D, e: E
                 do {
@@ -279,17 +306,7 @@ extension Initializer {
                 } catch {
                     throw rethrow(error)
                 }
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make(a, b, c, d, e)
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
-                }
+                return AsyncBuild(step, arguments: (a, b, c, d, e))
             }
         })
     }
@@ -327,6 +344,19 @@ extension Initializer {
             let planF = try ArgumentPlan<F>(dependencies[5], linker)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered.
+            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+                let (a, b, c, d, e, f) = try AsyncBuild.arguments(arguments, as: (A, B, C, D, E, F).self)
+                var instance: Instance
+                do {
+                    instance = try await make(a, b, c, d, e, f)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 let a: A, b: B, c: C, d: D, e: E, f: F
                 do {
@@ -339,17 +369,7 @@ extension Initializer {
                 } catch {
                     throw rethrow(error)
                 }
-                return AsyncBuild { section in
-                    var instance: Instance
-                    do {
-                        instance = try await make(a, b, c, d, e, f)
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    // Outside the initializer's own failures: a property's carries its path.
-                    try finish?(&instance, section)
-                    return instance
-                }
+                return AsyncBuild(step, arguments: (a, b, c, d, e, f))
             }
         })
     }

@@ -141,8 +141,8 @@ extension Recipe {
             let setProperties = try properties.link(linker)
             return { resolution in
                 let step = try make(&resolution)
-                return AsyncBuild { section -> Any in
-                    let built: T = try Prefetched.cast(try await step.step(section), key.erased, as: T.self)
+                return AsyncBuild { section, _ -> Any in
+                    let built: T = try Prefetched.cast(try await step.step(section, step.arguments), key.erased, as: T.self)
                     let instance = Transfer(built)
                     // Unlike `awaitedInjectable`: set and awoken on the main actor.
                     let awoken: Transfer<T> = try await MainActor.run {

@@ -162,6 +162,23 @@ private final class NeedsBroken: Injectable, Sendable {
     static let initializer = Initializer(NeedsBroken.init(first:broken:))
 }
 
+/// Not bitwise takable: the arguments of its initializer do not lie in place in an existential.
+private struct Watcher: @unchecked Sendable {
+    weak var watched: First?
+}
+
+/// Two arguments, one a struct holding a weak reference, one a string of more than fifteen bytes.
+private final class Watching: Injectable, Sendable {
+    let watcher: Watcher
+    let note: String
+    init(watcher: Watcher, note: String) async {
+        await Task.yield()
+        self.watcher = watcher
+        self.note = note
+    }
+    static let initializer = Initializer(Watching.init(watcher:note:), .inject, .dynamic)
+}
+
 @Suite("Async initializers of every arity")
 struct AsyncInitializerArityTests {
     @Test("an async initializer of no argument is awaited")
@@ -232,5 +249,15 @@ struct AsyncInitializerArityTests {
         let injector = try Injector(Bindings { $0.bind(Broken.self).to { _ in throw Refusal.refused } })
         let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(NeedsBroken.self) }
         #expect(error?.path == [Key<NeedsBroken>().erased, Key<Broken>().erased])
+    }
+
+    @Test("a fixed-arity async initializer receives arguments that cannot lie in place: a weak reference's struct, a long string")
+    func argumentsNotInPlace() async throws {
+        let first = First()
+        let injector = try Injector(Bindings { $0.bind(Watcher.self).to(instance: Watcher(watched: first)) })
+        let note = "a note longer than fifteen bytes"
+        let watching = try await injector.instance(Watching.self, arguments: note)
+        #expect(watching.watcher.watched === first)
+        #expect(watching.note == note)
     }
 }

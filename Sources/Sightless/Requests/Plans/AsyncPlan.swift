@@ -146,7 +146,12 @@ extension AsyncSection {
 }
 
 /// What an `async` initializer, closure or provider links to: a synchronous plan that gathers
-/// the arguments, and returns the step that awaits the build.
+/// the arguments, and returns the step that awaits the build with them.
+///
+/// The step is made once, when the node is linked, and takes the arguments a plan gathered as
+/// `arguments`: a closure made per build to capture them would be allocated per build. Up to
+/// three words of arguments (three references, say) lie in the existential itself; the step
+/// reads them back with `AsyncBuild.arguments(_:as:)`, a comparison for their exact type.
 ///
 /// A struct around the step, not the bare closure: a closure returned through the generic
 /// `Plan` would be called through a reabstraction thunk, one more async frame (and its executor
@@ -156,11 +161,31 @@ extension AsyncSection {
 /// reads one back with `Prefetched.cast`, which for an exact type is a comparison.
 @usableFromInline
 struct AsyncBuild {
-    @usableFromInline let step: (AsyncSection) async throws -> Any
+    @usableFromInline let step: (AsyncSection, Any) async throws -> Any
+    @usableFromInline let arguments: Any
 
     @inlinable
-    init(_ step: @escaping (AsyncSection) async throws -> Any) {
+    init(_ step: @escaping (AsyncSection, Any) async throws -> Any, arguments: Any = ()) {
         self.step = step
+        self.arguments = arguments
+    }
+
+    /// The arguments a plan gathered, as the step that awaits them expects them.
+    @inlinable @inline(__always)
+    static func arguments<Arguments>(_ arguments: Any, as type: Arguments.Type) throws(InjectionError) -> Arguments {
+        if Prefetched.holdsInPlace(arguments, exactly: Arguments.self) { return Prefetched.readInPlace(arguments, as: Arguments.self) }
+        return try castArguments(arguments, as: Arguments.self)
+    }
+
+    /// The arguments of a build that do not lie in place, cast by a pattern.
+    @usableFromInline
+    static func castArguments<Arguments>(_ arguments: Any, as type: Arguments.Type) throws(InjectionError) -> Arguments {
+        switch arguments {
+        case let arguments as Arguments:
+            return arguments
+        default:
+            throw InjectionError(.internalInconsistency(.argumentPlanType(expected: "\(Arguments.self)")))
+        }
     }
 }
 
