@@ -179,6 +179,40 @@ private final class Watching: Injectable, Sendable {
     static let initializer = Initializer(Watching.init(watcher:note:), .inject, .dynamic)
 }
 
+private protocol Greeter: Sendable {
+    var greeting: String { get }
+}
+private final class English: Greeter, Injectable {
+    let greeting = "hello"
+    static let initializer = Initializer(English.init)
+}
+private final class Unbound: Sendable {}
+
+/// An existential argument, an optional one left unbound and a type: as one existential of
+/// arguments, too large to lie in place.
+private final class Greeting: Injectable, Sendable {
+    let greeter: any Greeter
+    let unbound: Unbound?
+    let first: First
+    init(greeter: any Greeter, unbound: Unbound?, first: First) async {
+        await Task.yield()
+        self.greeter = greeter
+        self.unbound = unbound
+        self.first = first
+    }
+    static let initializer = Initializer(Greeting.init(greeter:unbound:first:))
+}
+
+/// One existential argument, which an existential holds as its concrete value.
+private final class SingleGreeter: Injectable, Sendable {
+    let greeter: any Greeter
+    init(greeter: any Greeter) async {
+        await Task.yield()
+        self.greeter = greeter
+    }
+    static let initializer = Initializer(SingleGreeter.init(greeter:))
+}
+
 @Suite("Async initializers of every arity")
 struct AsyncInitializerArityTests {
     @Test("an async initializer of no argument is awaited")
@@ -259,5 +293,14 @@ struct AsyncInitializerArityTests {
         let watching = try await injector.instance(Watching.self, arguments: note)
         #expect(watching.watcher.watched === first)
         #expect(watching.note == note)
+    }
+
+    @Test("a fixed-arity async initializer receives an existential argument, alone and with an unbound optional")
+    func existentialAndOptionalArguments() async throws {
+        let injector = try Injector(Bindings { $0.bind((any Greeter).self).to(English.self) })
+        #expect(try await injector.instance(SingleGreeter.self).greeter.greeting == "hello")
+        let greeting = try await injector.instance(Greeting.self)
+        #expect(greeting.greeter.greeting == "hello")
+        #expect(greeting.unbound == nil)
     }
 }
