@@ -69,8 +69,11 @@ extension Recipe {
         // One closure per kind of build, chosen here: the plan does not look at the kind again.
         let buildValue: AsyncPlan<Value>
         let recorded: AsyncPlan<Value>
-        // The same build, its value handed to a consumer's section untyped (`AnyNode.awaitedAny`).
+        // The same build, its value handed to a consumer's section untyped (`AnyNode.awaitedAny`),
+        // or, when it awaits nothing before its own, run by that section itself
+        // (`AnyNode.awaitedStep`).
         var buildAny: AsyncPlan<Any>?
+        var awaitedStep: AwaitedStep?
         switch build {
         case .synchronous(let plan):
             buildValue = { request in
@@ -79,24 +82,17 @@ extension Recipe {
             }
             recorded = { request in try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) } }
         case .awaited(let plan):
-            // The key is being built in this task and the tasks it starts: asking for it again
-            // there with nothing new to build from could only await itself; with creation-time
-            // arguments it recurses. Only what the build was handed can ask while it awaits: a
-            // resolver, or a `Lazy`, `Factory` or injector among its arguments, each of which
-            // marks its section (`AsyncSection.runNotingWayBack`). A build handed none of them
-            // is not recorded: nothing it holds can reach the injector.
+            // Recorded in the task's chain only where it can be asked for again (`AwaitedStep`).
+            let own = AwaitedStep(plan: plan, key: key, reentry: reentry, handsOutResolver: handsOutResolver)
             @Sendable @inline(__always) nonisolated(nonsending)
             func awaitBuild(_ request: AsyncRequest) async throws -> Any {
                 // Most `async` builds await nothing before their own: no frame for that.
                 let prefetched = awaited.isEmpty ? nil : try await awaited.values(request, rethrow: rethrow)
-                let section = AsyncSection(request: request, prefetched: prefetched)
-                var wayBack = false
-                let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
-                guard wayBack || handsOutResolver else { return try await step.step(section, step.arguments) }
-                return try await AwaitedReentry.enter(key, reentry) { try await step.step(section, step.arguments) }
+                return try await own.value(in: AsyncSection(request: request, prefetched: prefetched))
             }
             buildValue = { request in try Prefetched.cast(try await awaitBuild(request), key, as: Value.self) }
             buildAny = { request in try await awaitBuild(request) }
+            if awaited.isEmpty { awaitedStep = own }
             // A kept value's build is recorded whatever it holds: another request of the key,
             // from anything its dependencies were handed, awaits that build.
             recorded = { request in
@@ -149,8 +145,8 @@ extension Recipe {
         switch scope.strategy {
         case is Unscoped:
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: unscoped, awaitedAny: buildAny, awaited: reason, ready: ready, leaves: leaves,
-                        rethrow: rethrow)
+                        asyncPlan: unscoped, awaitedAny: buildAny, awaitedStep: awaitedStep, awaited: reason, ready: ready,
+                        leaves: leaves, rethrow: rethrow)
         case is Singleton:
             let storage = InstanceStorage(key)
             let owner = linker.owner

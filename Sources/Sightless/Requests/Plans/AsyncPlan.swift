@@ -189,6 +189,30 @@ struct AsyncBuild {
     }
 }
 
+/// The `async` build of a node that awaits nothing before its own: its arguments gathered in a
+/// section, then its step awaited. Run in place by the section that awaits the node as a leaf
+/// (`AnyNode.awaitedStep`), one async frame less per leaf than through the node's plan.
+struct AwaitedStep: Sendable {
+    let plan: Plan<AsyncBuild>
+    let key: AnyKey
+    let reentry: Meaning.Reentry
+    let handsOutResolver: Bool
+
+    /// The key is being built in this task and the tasks it starts: asking for it again there
+    /// with nothing new to build from could only await itself; with creation-time arguments it
+    /// recurses. Only what the build was handed can ask while it awaits: a resolver, or a
+    /// `Lazy`, `Factory` or injector among its arguments, each of which marks its section
+    /// (`AsyncSection.runNotingWayBack`). A build handed none of them is not recorded: nothing
+    /// it holds can reach the injector.
+    @inline(__always) nonisolated(nonsending)
+    func value(in section: AsyncSection) async throws -> Any {
+        var wayBack = false
+        let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
+        guard wayBack || handsOutResolver else { return try await step.step(section, step.arguments) }
+        return try await AwaitedReentry.enter(key, reentry) { try await step.step(section, step.arguments) }
+    }
+}
+
 /// What follows an `async` initializer in its own step, once it returns: setting the properties
 /// and awaking, run synchronously in the section; one async frame less per build than a step
 /// wrapped around the initializer's.
@@ -313,7 +337,10 @@ struct AwaitedDependencies: Sendable {
             var problems: [InjectionError.Problem] = []
             for leaf in leaves {
                 do {
-                    if let build = leaf.node.awaitedAny {
+                    if let own = leaf.node.awaitedStep {
+                        let section = AsyncSection(request: dependency, prefetched: nil)
+                        values.append(Prefetched.Entry(leaf.node.key, try await own.value(in: section)))
+                    } else if let build = leaf.node.awaitedAny {
                         values.append(Prefetched.Entry(leaf.node.key, try await build(dependency)))
                     } else if let value = leaf.node.storedValue() {
                         values.append(Prefetched.Entry(leaf.node.key, value))
@@ -388,6 +415,9 @@ struct AwaitedDependencies: Sendable {
     nonisolated(nonsending)
     private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
+            if let own = node.awaitedStep {
+                return .success(Transfer(try await own.value(in: AsyncSection(request: request, prefetched: nil))))
+            }
             if let build = node.awaitedAny { return .success(Transfer(try await build(request))) }
             if let value = node.storedValue() { return .success(Transfer(value)) }
             return .success(try await node.awaitedValue(request))

@@ -66,6 +66,9 @@ class AnyNode {
     /// For a node kept by no scope whose own build is `async`: that build, its value untyped,
     /// which a consumer's section awaits directly (one async frame less than `awaitedValue`).
     let awaitedAny: AsyncPlan<Any>?
+    /// For such a node that awaits nothing before its own build: that build, which a consumer's
+    /// section runs in place, one async frame less again.
+    let awaitedStep: AwaitedStep?
 
     /// The value a scope has stored for the node, if any: read with no `await`.
     func storedValue() -> Any? { nil }
@@ -78,9 +81,10 @@ class AnyNode {
 
     init(
         key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?,
-        awaitedAny: AsyncPlan<Any>? = nil
+        awaitedAny: AsyncPlan<Any>? = nil, awaitedStep: AwaitedStep? = nil
     ) {
         self.awaitedAny = awaitedAny
+        self.awaitedStep = awaitedStep
         self.key = key
         self.valueType = valueType
         self.signature = signature
@@ -153,7 +157,7 @@ final class Node<Value>: AnyNode {
     /// A node that needs `await` because of `awaited`.
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
-        awaitedAny: AsyncPlan<Any>? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
+        awaitedAny: AsyncPlan<Any>? = nil, awaitedStep: AwaitedStep? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
         rethrow: (@Sendable (any Error) -> InjectionError)? = nil
     ) {
         self.plan = provision.plan
@@ -163,6 +167,6 @@ final class Node<Value>: AnyNode {
         self.leaves = leaves
         self.leavesRethrow = rethrow
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
-                   storage: provision.storage, awaitedAny: awaitedAny)
+                   storage: provision.storage, awaitedAny: awaitedAny, awaitedStep: awaitedStep)
     }
 }
