@@ -83,7 +83,9 @@ extension Recipe {
             recorded = { request in try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) } }
         case .awaited(let plan):
             // Recorded in the task's chain only where it can be asked for again (`AwaitedStep`).
-            let own = AwaitedStep(plan: plan, key: key, reentry: reentry, handsOutResolver: handsOutResolver)
+            let own = AwaitedStep(plan: plan, handsOutResolver: handsOutResolver) { body in
+                try await AwaitedReentry.enter(key, reentry) { try await body() }
+            }
             @Sendable @inline(__always) nonisolated(nonsending)
             func awaitBuild(_ request: AsyncRequest) async throws -> Any {
                 // Most `async` builds await nothing before their own: no frame for that.

@@ -194,9 +194,10 @@ struct AsyncBuild {
 /// (`AnyNode.awaitedStep`), one async frame less per leaf than through the node's plan.
 struct AwaitedStep: Sendable {
     let plan: Plan<AsyncBuild>
-    let key: AnyKey
-    let reentry: Meaning.Reentry
     let handsOutResolver: Bool
+    /// Awaits `body`, the step, with the build recorded in the task's chain of builds
+    /// (`AwaitedReentry.enter`, made where the node is linked).
+    let recorded: @Sendable (_ body: () async throws -> Any) async throws -> Any
 
     /// The key is being built in this task and the tasks it starts: asking for it again there
     /// with nothing new to build from could only await itself; with creation-time arguments it
@@ -209,7 +210,7 @@ struct AwaitedStep: Sendable {
         var wayBack = false
         let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
         guard wayBack || handsOutResolver else { return try await step.step(section, step.arguments) }
-        return try await AwaitedReentry.enter(key, reentry) { try await step.step(section, step.arguments) }
+        return try await recorded { try await step.step(section, step.arguments) }
     }
 }
 
