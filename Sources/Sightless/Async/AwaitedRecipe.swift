@@ -69,11 +69,8 @@ extension Recipe {
         // One closure per kind of build, chosen here: the plan does not look at the kind again.
         let buildValue: AsyncPlan<Value>
         let recorded: AsyncPlan<Value>
-        // The same build, its value handed to a consumer's section untyped (`AnyNode.awaitedAny`),
-        // or, when it awaits nothing before its own, run by that section itself
-        // (`AnyNode.awaitedStep`).
-        var buildAny: AsyncPlan<Any>?
-        var awaitedStep: AwaitedStep?
+        // The same build, as a consumer's section awaits it (`AnyNode.leafBuild`).
+        var leafBuild: LeafBuild?
         switch build {
         case .synchronous(let plan):
             buildValue = { request in
@@ -93,8 +90,7 @@ extension Recipe {
                 return try await own.value(in: AsyncSection(request: request, prefetched: prefetched))
             }
             buildValue = { request in try Prefetched.cast(try await awaitBuild(request), key, as: Value.self) }
-            buildAny = { request in try await awaitBuild(request) }
-            if awaited.isEmpty { awaitedStep = own }
+            leafBuild = awaited.isEmpty ? .inPlace(own) : .plan { request in try await awaitBuild(request) }
             // A kept value's build is recorded whatever it holds: another request of the key,
             // from anything its dependencies were handed, awaits that build.
             recorded = { request in
@@ -147,7 +143,7 @@ extension Recipe {
         switch scope.strategy {
         case is Unscoped:
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: unscoped, awaitedAny: buildAny, awaitedStep: awaitedStep, awaited: reason, ready: ready,
+                        asyncPlan: unscoped, leafBuild: leafBuild, awaited: reason, ready: ready,
                         leaves: leaves, rethrow: rethrow)
         case is Singleton:
             let storage = InstanceStorage(key)

@@ -98,16 +98,33 @@ final class Prefetched {
         return nil
     }
 
-    /// A value built for `key`, as the `Value` its node built: read in place when it is exactly
-    /// a `Value` held in the existential itself (`exactly(_:as:)`), else cast by a pattern,
-    /// which holds no optional `Value`: unspecialized, its type would be looked up at run time.
+    /// A value built for `key`, as the `Value` its node built.
     static func cast<Value>(_ value: Any, _ key: AnyKey, as type: Value.Type) throws(InjectionError) -> Value {
+        try cast(value, as: Value.self) {
+            InjectionError(.internalInconsistency(.nodeType(key: key, expected: "\(Value.self)")), path: [key])
+        }
+    }
+
+    /// An untyped value as the `Value` it is: read in place when it is exactly a `Value` held in
+    /// the existential itself (`holdsInPlace(_:exactly:)`), else cast by a pattern, which holds
+    /// no optional `Value`: unspecialized, its type would be looked up at run time.
+    @inlinable @inline(__always)
+    static func cast<Value>(
+        _ value: Any, as type: Value.Type, otherwise failure: () -> InjectionError
+    ) throws(InjectionError) -> Value {
         if holdsInPlace(value, exactly: Value.self) { return readInPlace(value, as: Value.self) }
+        return try castByPattern(value, as: Value.self, otherwise: failure)
+    }
+
+    @usableFromInline
+    static func castByPattern<Value>(
+        _ value: Any, as type: Value.Type, otherwise failure: () -> InjectionError
+    ) throws(InjectionError) -> Value {
         switch value {
         case let value as Value:
             return value
         default:
-            throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: "\(Value.self)")), path: [key])
+            throw failure()
         }
     }
 }
@@ -173,25 +190,19 @@ struct AsyncBuild {
     /// The arguments a plan gathered, as the step that awaits them expects them.
     @inlinable @inline(__always)
     static func arguments<Arguments>(_ arguments: Any, as type: Arguments.Type) throws(InjectionError) -> Arguments {
-        if Prefetched.holdsInPlace(arguments, exactly: Arguments.self) { return Prefetched.readInPlace(arguments, as: Arguments.self) }
-        return try castArguments(arguments, as: Arguments.self)
+        try Prefetched.cast(arguments, as: Arguments.self) { mismatch(Arguments.self) }
     }
 
-    /// The arguments of a build that do not lie in place, cast by a pattern.
+    /// The arguments of a build were not those its step expects.
     @usableFromInline
-    static func castArguments<Arguments>(_ arguments: Any, as type: Arguments.Type) throws(InjectionError) -> Arguments {
-        switch arguments {
-        case let arguments as Arguments:
-            return arguments
-        default:
-            throw InjectionError(.internalInconsistency(.argumentPlanType(expected: "\(Arguments.self)")))
-        }
+    static func mismatch<Arguments>(_ type: Arguments.Type) -> InjectionError {
+        InjectionError(.internalInconsistency(.argumentPlanType(expected: "\(Arguments.self)")))
     }
 }
 
 /// The `async` build of a node that awaits nothing before its own: its arguments gathered in a
 /// section, then its step awaited. Run in place by the section that awaits the node as a leaf
-/// (`AnyNode.awaitedStep`), one async frame less per leaf than through the node's plan.
+/// (`AnyNode.leafBuild`), one async frame less per leaf than through the node's plan.
 struct AwaitedStep: Sendable {
     let plan: Plan<AsyncBuild>
     let handsOutResolver: Bool
@@ -211,6 +222,31 @@ struct AwaitedStep: Sendable {
         let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
         guard wayBack || handsOutResolver else { return try await step.step(section, step.arguments) }
         return try await recorded { try await step.step(section, step.arguments) }
+    }
+}
+
+/// How a consumer's section awaits a node kept by no scope whose own build is `async`, with no
+/// async frame of the node's own: the build run in place when it awaits nothing before its own,
+/// else the build's plan, its value untyped (`AnyNode.leafValue`).
+enum LeafBuild: Sendable {
+    case inPlace(AwaitedStep)
+    case plan(AsyncPlan<Any>)
+}
+
+extension AnyNode {
+    /// The node's value, awaited as a leaf of a consumer's section: by its own build
+    /// (`leafBuild`), else a value a scope stored, else through `awaitedValue`.
+    @inline(__always) nonisolated(nonsending)
+    func leafValue(_ request: AsyncRequest) async throws -> Any {
+        switch leafBuild {
+        case .inPlace(let own)?:
+            return try await own.value(in: AsyncSection(request: request, prefetched: nil))
+        case .plan(let build)?:
+            return try await build(request)
+        case nil:
+            if let value = storedValue() { return value }
+            return try await awaitedValue(request).value
+        }
     }
 }
 
@@ -338,16 +374,7 @@ struct AwaitedDependencies: Sendable {
             var problems: [InjectionError.Problem] = []
             for leaf in leaves {
                 do {
-                    if let own = leaf.node.awaitedStep {
-                        let section = AsyncSection(request: dependency, prefetched: nil)
-                        values.append(Prefetched.Entry(leaf.node.key, try await own.value(in: section)))
-                    } else if let build = leaf.node.awaitedAny {
-                        values.append(Prefetched.Entry(leaf.node.key, try await build(dependency)))
-                    } else if let value = leaf.node.storedValue() {
-                        values.append(Prefetched.Entry(leaf.node.key, value))
-                    } else {
-                        values.append(Prefetched.Entry(leaf.node.key, try await leaf.node.awaitedValue(dependency).value))
-                    }
+                    values.append(Prefetched.Entry(leaf.node.key, try await leaf.node.leafValue(dependency)))
                 } catch {
                     problems += leaf.failure(error, rethrow).problems
                 }
@@ -416,12 +443,7 @@ struct AwaitedDependencies: Sendable {
     nonisolated(nonsending)
     private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
-            if let own = node.awaitedStep {
-                return .success(Transfer(try await own.value(in: AsyncSection(request: request, prefetched: nil))))
-            }
-            if let build = node.awaitedAny { return .success(Transfer(try await build(request))) }
-            if let value = node.storedValue() { return .success(Transfer(value)) }
-            return .success(try await node.awaitedValue(request))
+            return .success(Transfer(try await node.leafValue(request)))
         } catch {
             return .failure(error)
         }

@@ -63,12 +63,9 @@ class AnyNode {
         return { error in InjectionError.wrap(error, at: key) }
     }
 
-    /// For a node kept by no scope whose own build is `async`: that build, its value untyped,
-    /// which a consumer's section awaits directly (one async frame less than `awaitedValue`).
-    let awaitedAny: AsyncPlan<Any>?
-    /// For such a node that awaits nothing before its own build: that build, which a consumer's
-    /// section runs in place, one async frame less again.
-    let awaitedStep: AwaitedStep?
+    /// For a node kept by no scope whose own build is `async`: that build, which a consumer's
+    /// section awaits with no frame of the node's own (`leafValue`).
+    let leafBuild: LeafBuild?
 
     /// The value a scope has stored for the node, if any: read with no `await`.
     func storedValue() -> Any? { nil }
@@ -81,10 +78,9 @@ class AnyNode {
 
     init(
         key: AnyKey, valueType: ObjectIdentifier, signature: DynamicSignature?, storage: InstanceStorage?,
-        awaitedAny: AsyncPlan<Any>? = nil, awaitedStep: AwaitedStep? = nil
+        leafBuild: LeafBuild? = nil
     ) {
-        self.awaitedAny = awaitedAny
-        self.awaitedStep = awaitedStep
+        self.leafBuild = leafBuild
         self.key = key
         self.valueType = valueType
         self.signature = signature
@@ -157,7 +153,7 @@ final class Node<Value>: AnyNode {
     /// A node that needs `await` because of `awaited`.
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
-        awaitedAny: AsyncPlan<Any>? = nil, awaitedStep: AwaitedStep? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
+        leafBuild: LeafBuild? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
         rethrow: (@Sendable (any Error) -> InjectionError)? = nil
     ) {
         self.plan = provision.plan
@@ -167,6 +163,6 @@ final class Node<Value>: AnyNode {
         self.leaves = leaves
         self.leavesRethrow = rethrow
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
-                   storage: provision.storage, awaitedAny: awaitedAny, awaitedStep: awaitedStep)
+                   storage: provision.storage, leafBuild: leafBuild)
     }
 }
