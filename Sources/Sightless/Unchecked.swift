@@ -57,6 +57,7 @@ struct UnownedReference<Object: AnyObject> {
     /// a strong reference (a trivially destroyed struct).
     ///
     /// Invariant: exactly one `release()` follows, by the owner, after its last read.
+    @inlinable @inline(__always)
     static func retaining(_ object: Object) -> UnownedReference {
         UnownedReference(unmanaged: .passRetained(object))
     }
@@ -339,25 +340,25 @@ extension ThreadNesting {
 }
 
 extension ChildValues {
-    /// Moves `value` to `position`, in place or in `heap`.
+    /// Moves `values`, the tuple of all the layout's values, in place or to `heap`.
     ///
-    /// Invariant: `position` is the layout's position `count`, whose type the caller compared
-    /// with `Value` (`place`), not yet initialized; `heap` is sized and aligned for the layout
-    /// when there is one, and otherwise the layout fits `inline` (`ProvidedLayout.fitsInline`).
+    /// Invariant: `Values` is the layout's tuple, whose type the caller compared (`place`) and
+    /// which lies exactly as the positions do (`ProvidedLayout.tuple`); nothing is placed yet;
+    /// `heap` is sized and aligned for the layout when there is one, and otherwise the layout
+    /// fits `inline` (`ProvidedLayout.fitsInline`).
     @inlinable @inline(__always)
-    mutating func move<Value>(_ value: consuming Value, to position: ProvidedPosition) {
+    mutating func move<Values>(_ values: consuming Values) {
         if let heap {
-            Self.initialize(heap, at: position.offset, to: value)
+            Self.initialize(heap, to: values)
         } else {
-            Self.initialize(&inline, at: position.offset, to: value)
+            Self.initialize(&inline, to: values)
         }
     }
 
-    /// Moves `value` to `base` plus `offset`: the memory of `heap`, or of `inline` for the
-    /// duration of the call.
+    /// Moves `values` to `base`: the memory of `heap`, or of `inline` for the duration of the call.
     @inlinable @inline(__always)
-    static func initialize<Value>(_ base: UnsafeMutableRawPointer, at offset: Int, to value: consuming Value) {
-        (base + offset).assumingMemoryBound(to: Value.self).initialize(to: value)
+    static func initialize<Values>(_ base: UnsafeMutableRawPointer, to values: consuming Values) {
+        base.assumingMemoryBound(to: Values.self).initialize(to: values)
     }
 
     /// The value lying at `offset`.
@@ -380,23 +381,38 @@ extension ChildValues {
     /// a `Value`.
     @inlinable @inline(__always)
     func value<Value>(at index: Int, as type: Value.Type) -> Value {
-        value(atOffset: layout.unsafelyUnwrapped.positions[index].offset, as: Value.self)
+        value(atOffset: layoutReference.unsafelyUnwrapped.reading { $0.positions[index].offset }, as: Value.self)
     }
 
-    /// Destroys the first `count` values of `layout`, in `heap` or in (a copy of) `inline`.
+    /// Destroys the values of `layout`, all placed, in `heap` or in (a copy of) `inline`.
     ///
-    /// Invariant: called once, from `deinit`, with the values' own `count`, `inline` and `heap`;
-    /// a copy of `inline` holds the same values, each movable by copying its bytes.
-    static func destroy(_ count: Int, of layout: ProvidedLayout, inline: Inline, heap: UnsafeMutableRawPointer?) {
+    /// Invariant: called once, from `deinit`, when the values were placed (as the layout's
+    /// `tuple`, which is then set), with their own `inline` and `heap`; a copy of `inline` holds
+    /// the same values, each movable by copying its bytes. When the layout says its values are
+    /// references in place, word `i` of `inline`, for each of its `count` positions, holds one
+    /// strong reference to a class instance, non-nil.
+    static func destroy(_ layout: ProvidedLayout, inline: Inline, heap: UnsafeMutableRawPointer?) {
+        if heap == nil, layout.referencesInline {
+            withUnsafeBytes(of: inline) { words in
+                for index in 0..<layout.count {
+                    let word = words.load(fromByteOffset: index * MemoryLayout<UInt>.stride, as: UInt.self)
+                    guard let address = UnsafeRawPointer(bitPattern: word) else { continue }
+                    Unmanaged<AnyObject>.fromOpaque(address).release()
+                }
+            }
+            return
+        }
+        guard let tuple = layout.tuple else { return }
+        if let heap { return tuple.destroy(heap) }
         var inline = inline
         withUnsafeMutableBytes(of: &inline) { inline in
-            guard let base = heap ?? inline.baseAddress else { return }
-            for index in 0..<count { layout.positions[index].destroy(base + layout.positions[index].offset) }
+            guard let base = inline.baseAddress else { return }
+            tuple.destroy(base)
         }
     }
 
-    /// Destroys the value at `address`, placed there as a `Value` (the layout made this
-    /// destroyer with the type of the position, and `deinit` calls it for placed positions only).
+    /// Destroys the value at `address`, placed there as a `Value` (the layout's tuple made this
+    /// destroyer with the tuple's type, and `deinit` calls it only once the tuple is placed).
     @inlinable
     static func destroy<Value>(_ address: UnsafeMutableRawPointer, as type: Value.Type) {
         _ = address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)

@@ -122,13 +122,30 @@ extension Recipe {
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
         }
+        // Most often one singleton is all that must be stored: its storage is read in place.
+        let onlyStorage = awaited.onlyStorage
         switch build {
         case .synchronous(let plan) where !leaves.isEmpty:
+            if let onlyStorage {
+                synchronous = { resolution in
+                    if onlyStorage.isFilled || resolution.prefetchedReference != nil { return try plan(&resolution) }
+                    throw notNow()
+                }
+                break
+            }
             synchronous = { resolution in
                 if resolution.prefetchedReference != nil || awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
         case .synchronous(let plan) where ready != nil:
+            if let onlyStorage {
+                synchronous = { resolution in
+                    if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
+                    if onlyStorage.isFilled { return try plan(&resolution) }
+                    throw notNow()
+                }
+                break
+            }
             synchronous = { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 if awaited.areReady { return try plan(&resolution) }

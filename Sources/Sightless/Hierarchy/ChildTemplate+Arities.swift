@@ -19,7 +19,7 @@ extension Injector {
         providing a: Key<A>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
     ) throws(InjectionError) -> ChildTemplate<A> {
-        let provided = ProvidedValues()
+        let provided = ProvidedValues(as: (A).self)
         provided.add(a)
         return try childTemplate(
             provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
@@ -76,7 +76,7 @@ extension Injector {
         providing a: Key<A>, _ b: Key<B>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
     ) throws(InjectionError) -> ChildTemplate<A, B> {
-        let provided = ProvidedValues()
+        let provided = ProvidedValues(as: (A, B).self)
         provided.add(a)
         provided.add(b)
         return try childTemplate(
@@ -134,7 +134,7 @@ extension Injector {
         providing a: Key<A>, _ b: Key<B>, _ c: Key<C>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
     ) throws(InjectionError) -> ChildTemplate<A, B, C> {
-        let provided = ProvidedValues()
+        let provided = ProvidedValues(as: (A, B, C).self)
         provided.add(a)
         provided.add(b)
         provided.add(c)

@@ -49,9 +49,9 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     /// - Throws: an ``InjectionError`` when a value of an eager singleton the template binds
     ///   fails to build, or when the parent was shut down.
     @inlinable
-    public func child(_ values: repeat consuming each Value) throws(InjectionError) -> Injector {
+    public func child(_ values: repeat each Value) throws(InjectionError) -> Injector {
         var provided = ChildValues(layout: layout)
-        repeat provided.place(each values)
+        provided.place((repeat each values))
         return try child(provided)
     }
 
@@ -96,7 +96,7 @@ extension Injector {
         providing keys: repeat Key<each Value>, modules: [any Module] = [], overrides: [any Module] = [],
         fileID: String = #fileID, line: Int = #line
     ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
-        let provided = ProvidedValues()
+        let provided = ProvidedValues(as: (repeat each Value).self)
         repeat provided.add(each keys)
         return try childTemplate(
             provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
@@ -116,7 +116,7 @@ extension Injector {
                 for (index, key) in provided.keys.enumerated() { key.record(binder, index, location) }
             },
             isTemplate: true)
-        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: provided.layout.layout)
+        return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: provided.layout.layout(as: provided.tuple))
     }
 
     /// Declares a child injector made once per request, session or screen with values of its

@@ -18,13 +18,15 @@ struct ChildValues: ~Copyable {
     /// The room for the values of a layout that fits in place.
     @usableFromInline typealias Inline = (UInt, UInt, UInt, UInt, UInt, UInt)
 
-    /// Where each value lies; nil for an injector not made from a template.
-    @usableFromInline let layout: ProvidedLayout?
+    /// Where each value lies; nil for an injector not made from a template. Retained once, when
+    /// the values are made, and released once, in `deinit`, after its last read: read without
+    /// retaining it again.
+    @usableFromInline let layoutReference: UnownedReference<ProvidedLayout>?
     /// The values, when the layout fits in place.
     @usableFromInline var inline: Inline = (0, 0, 0, 0, 0, 0)
     /// The values, when it does not: memory of their own.
     @usableFromInline let heap: UnsafeMutableRawPointer?
-    /// How many values are placed, in order; all of them once the child exists.
+    /// How many values are placed: none, or all of them, once the child exists.
     @usableFromInline var count = 0
     /// How many the layout has; -1 for an injector not made from a template.
     @usableFromInline let expected: Int
@@ -32,7 +34,7 @@ struct ChildValues: ~Copyable {
     /// No values: an injector not made from a template.
     @inlinable
     init() {
-        layout = nil
+        layoutReference = nil
         heap = nil
         expected = -1
     }
@@ -40,20 +42,23 @@ struct ChildValues: ~Copyable {
     /// Room for the values of `layout`, none placed yet.
     @inlinable
     init(layout: ProvidedLayout) {
-        self.layout = layout
+        layoutReference = .retaining(layout)
         expected = layout.count
         heap = layout.fitsInline ? nil : Self.allocate(layout)
     }
 
     deinit {
-        guard let layout else { return }
-        Self.destroy(count, of: layout, inline: inline, heap: heap)
-        guard let heap else { return }
-        if Self.usesMalloc(layout) { free(heap) } else { heap.deallocate() }
+        guard let layoutReference else { return }
+        layoutReference.reading { layout in
+            if count > 0 { Self.destroy(layout, inline: inline, heap: heap) }
+            guard let heap else { return }
+            if Self.usesMalloc(layout) { free(heap) } else { heap.deallocate() }
+        }
+        layoutReference.release()
     }
 
     /// Whether these are the values of a child made from a template (possibly none).
-    var isTemplateChild: Bool { layout != nil }
+    var isTemplateChild: Bool { layoutReference != nil }
 
     /// Whether every value of the template's layout is placed: always so in a child made from a
     /// template, never in any other injector.
@@ -74,21 +79,21 @@ struct ChildValues: ~Copyable {
         layout.alignment <= 16
     }
 
-    /// Places the next value, of the type the layout has at its position; anything else is
-    /// left out (and the child finds it missing).
+    /// Places all the values at once, as the tuple of the layout's types; anything else is left
+    /// out (and the child finds its values missing).
     @inlinable
-    mutating func place<Value>(_ value: consuming Value) {
-        guard let layout, count < layout.count,
-              layout.positions[count].identifier == ObjectIdentifier(Value.self) else { return }
-        move(value, to: layout.positions[count])
-        count += 1
+    mutating func place<Values>(_ values: consuming Values) {
+        guard let layoutReference, count == 0,
+              layoutReference.reading({ $0.tupleIdentifier == ObjectIdentifier(Values.self) }) else { return }
+        move(values)
+        count = expected
     }
 
     /// Whether a value of type `Value` is placed at `index`.
     @inlinable
     func holds<Value>(_ type: Value.Type, at index: Int) -> Bool {
-        guard let layout else { return false }
-        return index >= 0 && index < count && layout.positions[index].identifier == ObjectIdentifier(Value.self)
+        guard let layoutReference, index >= 0, index < count else { return false }
+        return layoutReference.reading { $0.positions[index].identifier == ObjectIdentifier(Value.self) }
     }
 }
 

@@ -3,8 +3,35 @@
 struct ProvidedPosition {
     @usableFromInline let offset: Int
     @usableFromInline let identifier: ObjectIdentifier
-    /// Destroys the value at the position, given its address.
+}
+
+/// A template's values in one piece: the tuple of their types, in order, which a child is made
+/// with and destroys as one value, with code specialized for its types where the template is
+/// declared (a child's values are placed and destroyed without a call per value).
+@usableFromInline
+struct ProvidedTuple: Sendable {
+    /// `ObjectIdentifier` of the tuple's type.
+    @usableFromInline let identifier: ObjectIdentifier
+    let size: Int
+    let alignment: Int
+    /// Destroys the tuple, given its address.
     let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+
+    /// The tuple `Values`; made where the values' types are known.
+    @inlinable
+    init<Values>(_ type: Values.Type) {
+        self.init(identifier: ObjectIdentifier(Values.self), size: MemoryLayout<Values>.size,
+                  alignment: MemoryLayout<Values>.alignment,
+                  destroy: { address in ChildValues.destroy(address, as: Values.self) })
+    }
+
+    @usableFromInline
+    init(identifier: ObjectIdentifier, size: Int, alignment: Int, destroy: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
+        self.identifier = identifier
+        self.size = size
+        self.alignment = alignment
+        self.destroy = destroy
+    }
 }
 
 /// Where the values of a template's children lie, laid out once, when the template is made.
@@ -20,8 +47,19 @@ final class ProvidedLayout {
     /// Whether the values lie in the child itself (`ChildValues.Inline`): they fit, and each is
     /// moved by copying its bytes, as a child's values are when the child is made.
     @usableFromInline let fitsInline: Bool
+    /// The values as one tuple, lying exactly as the positions do (a tuple lays out its
+    /// elements in order, each at the next multiple of its alignment, as `Builder` does); nil
+    /// if its size or alignment says otherwise, and then no child takes values.
+    let tuple: ProvidedTuple?
+    /// `tuple?.identifier`, read by every child's placing.
+    @usableFromInline let tupleIdentifier: ObjectIdentifier?
 
-    init(positions: [ProvidedPosition], byteCount: Int, alignment: Int, movableByBytes: Bool) {
+    /// Whether the values are class references only, lying in the child itself one per word
+    /// (`ChildValues.Inline`): a child then releases them without calling `tuple.destroy`.
+    let referencesInline: Bool
+
+    init(positions: [ProvidedPosition], byteCount: Int, alignment: Int, movableByBytes: Bool, referencesOnly: Bool,
+         tuple: ProvidedTuple) {
         count = positions.count
         self.positions = .allocate(capacity: max(positions.count, 1))
         self.positions.initialize(from: positions, count: positions.count)
@@ -29,6 +67,9 @@ final class ProvidedLayout {
         self.alignment = alignment
         fitsInline = movableByBytes && byteCount <= MemoryLayout<ChildValues.Inline>.size
             && alignment <= MemoryLayout<ChildValues.Inline>.alignment
+        self.tuple = tuple.size == byteCount && tuple.alignment == alignment ? tuple : nil
+        tupleIdentifier = self.tuple?.identifier
+        referencesInline = referencesOnly && fitsInline && byteCount == positions.count * MemoryLayout<AnyObject>.size
     }
 
     deinit {
@@ -43,6 +84,7 @@ final class ProvidedLayout {
         private var byteCount = 0
         private var alignment = 1
         private var movableByBytes = true
+        private var referencesOnly = true
 
         @usableFromInline init() {}
 
@@ -51,24 +93,24 @@ final class ProvidedLayout {
         func add<Value>(_ type: Value.Type) -> Int {
             append(ObjectIdentifier(Value.self), size: MemoryLayout<Value>.size,
                    alignment: MemoryLayout<Value>.alignment, movableByBytes: _isBitwiseTakable(Value.self),
-                   destroy: { address in ChildValues.destroy(address, as: Value.self) })
+                   isReference: Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size)
         }
 
         @usableFromInline
-        func append(_ type: ObjectIdentifier, size: Int, alignment: Int, movableByBytes: Bool,
-                    destroy: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) -> Int {
+        func append(_ type: ObjectIdentifier, size: Int, alignment: Int, movableByBytes: Bool, isReference: Bool) -> Int {
             let offset = (byteCount + alignment - 1) / alignment * alignment
-            positions.append(ProvidedPosition(offset: offset, identifier: type, destroy: destroy))
+            positions.append(ProvidedPosition(offset: offset, identifier: type))
             byteCount = offset + size
             self.alignment = max(self.alignment, alignment)
             self.movableByBytes = self.movableByBytes && movableByBytes
+            referencesOnly = referencesOnly && isReference
             return offset
         }
 
-        @usableFromInline
-        var layout: ProvidedLayout {
+        /// The layout of the values added, which a child takes as `tuple`.
+        func layout(as tuple: ProvidedTuple) -> ProvidedLayout {
             ProvidedLayout(positions: positions, byteCount: byteCount, alignment: alignment,
-                           movableByBytes: movableByBytes)
+                           movableByBytes: movableByBytes, referencesOnly: referencesOnly, tuple: tuple)
         }
     }
 }

@@ -10,8 +10,20 @@
 final class ProvidedValues {
     @usableFromInline var keys: [ProvidedKey] = []
     @usableFromInline let layout = ProvidedLayout.Builder()
+    /// The values in one piece, as a child takes them.
+    @usableFromInline let tuple: ProvidedTuple
 
-    @usableFromInline init() {}
+    /// Values to be added one by one, in the order of the types of `Values`, the tuple a child
+    /// takes them as.
+    @inlinable
+    convenience init<Values>(as values: Values.Type) {
+        self.init(tuple: ProvidedTuple(Values.self))
+    }
+
+    @usableFromInline
+    init(tuple: ProvidedTuple) {
+        self.tuple = tuple
+    }
 
     /// Adds the value of `key`, after those added before.
     @inlinable

@@ -352,6 +352,13 @@ struct AwaitedDependencies: Sendable {
     var isEmpty: Bool { leaves.isEmpty }
 
     /// Whether every leaf's value can be had synchronously now.
+    /// The storage whose value makes every leaf ready, when there is exactly one: a plan checks
+    /// it in place of `areReady`.
+    var onlyStorage: InstanceStorage? {
+        if case .stored(let storage) = readiness { return storage }
+        return nil
+    }
+
     var areReady: Bool {
         switch readiness {
         case .always: true
