@@ -226,4 +226,75 @@ struct ChildTemplateValueTests {
         }
         #expect(ledger.alive.withLock { $0 } == 0)
     }
+
+    @Test("values of mixed sizes and alignments lie as their tuple does: each is read back, in place or apart, and destroyed once")
+    func mixedLayoutsReadBack() throws {
+        let ledger = Provided.Ledger()
+        // A byte, a word, a short, a string and a reference: 48 bytes with their padding, in place.
+        let inPlace = try Injector(modules: []).childTemplate(
+            providing: UInt8.self, Int.self, UInt16.self, String.self, Provided.Token.self) { _ in }
+        // The same after a 16-byte aligned vector: apart.
+        let apart = try Injector(modules: []).childTemplate(
+            providing: Key<UInt8>(), Key<SIMD4<Float>>(), Key<UInt16>(), Key<String>(), Key<Provided.Token>(),
+            Key<Int>())
+        do {
+            let first = try inPlace.child(7, -3, 65_000, "sixteen bytes or more, on the heap", Provided.Token("in", ledger))
+            let second = try apart.child(9, SIMD4<Float>(1, 2, 3, 4), 12, "apart", Provided.Token("apart", ledger), 42)
+            #expect(try first.getInstance(UInt8.self) == 7)
+            #expect(try first.getInstance(Int.self) == -3)
+            #expect(try first.getInstance(UInt16.self) == 65_000)
+            #expect(try first.getInstance(String.self) == "sixteen bytes or more, on the heap")
+            #expect(try first.getInstance(Provided.Token.self).name == "in")
+            #expect(try second.getInstance(UInt8.self) == 9)
+            #expect(try second.getInstance(SIMD4<Float>.self) == SIMD4<Float>(1, 2, 3, 4))
+            #expect(try second.getInstance(UInt16.self) == 12)
+            #expect(try second.getInstance(String.self) == "apart")
+            #expect(try second.getInstance(Provided.Token.self).name == "apart")
+            #expect(try second.getInstance(Int.self) == 42)
+            #expect(ledger.alive.withLock { $0 } == 2)
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+
+    @Test("an optional reference, nil or not, a Sendable AnyObject and a class-bound existential are each destroyed once")
+    func referenceLikeValuesDestroyedOnce() throws {
+        let ledger = Provided.Ledger()
+        let template = try Injector(modules: []).childTemplate(
+            providing: Key<Provided.Token?>(named: "none"), Key<Provided.Token?>(named: "some"), Key<any AnyObject & Sendable>(),
+            Key<any ClassBound>())
+        do {
+            let child = try template.child(nil, Provided.Token("some", ledger), Provided.Token("object", ledger),
+                                           BoundToken(token: Provided.Token("bound", ledger)))
+            #expect(try child.getInstance(Key<Provided.Token?>(named: "none")) == nil)
+            #expect(try child.getInstance(Key<Provided.Token?>(named: "some"))?.name == "some")
+            #expect((try child.getInstance(Key<any AnyObject & Sendable>()) as? Provided.Token)?.name == "object")
+            #expect(try child.getInstance(Key<any ClassBound>()).name == "bound")
+            #expect(ledger.alive.withLock { $0 } == 3)
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+
+    @Test("children made and released many times leave none of their values alive")
+    func manyChildrenReleaseEverything() throws {
+        let ledger = Provided.Ledger()
+        let references = try Injector(modules: []).childTemplate(providing: Provided.Token.self, Provided.Token?.self) { _ in }
+        let mixed = try Injector(modules: []).childTemplate(providing: Provided.Envelope.self, Int.self) { _ in }
+        for index in 0..<200 {
+            let child = try references.child(Provided.Token("a\(index)", ledger), index.isMultiple(of: 2) ? nil : Provided.Token("b", ledger))
+            #expect(try child.getInstance(Provided.Token.self).name == "a\(index)")
+            _ = try mixed.child(Provided.Envelope(token: Provided.Token("e", ledger), label: "\(index)"), index)
+        }
+        #expect(ledger.alive.withLock { $0 } == 0)
+    }
+}
+
+/// A protocol only classes adopt: its existential holds a reference and a witness table.
+private protocol ClassBound: AnyObject, Sendable {
+    var name: String { get }
+}
+
+private final class BoundToken: ClassBound {
+    let token: Provided.Token
+    var name: String { token.name }
+    init(token: Provided.Token) { self.token = token }
 }

@@ -14,7 +14,8 @@
 /// Then make a child per request with only its values. Making one compiles nothing: it costs one
 /// allocation whatever the size of the app's graph, with the values held in the child itself
 /// when they fit (48 bytes: six references, or three strings), and one more when they do not.
-/// The values are moved into the child: pass ones you no longer need and none is copied.
+/// The child keeps a copy of the values, laid out as one tuple of the template's types: for a
+/// class or a string, a copy is one retain, released with the child.
 ///
 /// ```swift
 /// let child = try requests.child(user, request)
