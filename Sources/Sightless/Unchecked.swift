@@ -80,6 +80,29 @@ struct UnownedReference<Object: AnyObject> {
 
 extension UnownedReference: @unchecked Sendable where Object: Sendable {}
 
+/// The node table of an injector's graph, held by the injector without reference counting: a
+/// child made from a template retains and releases only its graph.
+///
+/// Invariant: an injector holds its `graph` for its whole life, and the graph holds this table
+/// (`InjectorGraph.nodes`); only that injector reads it, during a call on it.
+@usableFromInline
+struct GraphNodes: Sendable {
+    @usableFromInline let unmanaged: Unmanaged<NodeTable>
+
+    @inlinable @inline(__always)
+    init(_ graph: InjectorGraph) { unmanaged = .passUnretained(graph.nodes) }
+
+    /// The table, retained by the caller from here on.
+    @inlinable @inline(__always)
+    var table: NodeTable { unmanaged.takeUnretainedValue() }
+
+    /// Runs `body` with the table, retaining nothing.
+    @inlinable @inline(__always)
+    func reading<Result>(_ body: (NodeTable) -> Result) -> Result {
+        unmanaged._withUnsafeGuaranteedRef { body($0) }
+    }
+}
+
 /// The injector of a request, held without reference counting.
 ///
 /// Invariant: a `Resolution` lives only inside a call on its injector (`getInstance`, a handle,
@@ -384,24 +407,27 @@ extension ChildValues {
         value(atOffset: layoutReference.unsafelyUnwrapped.reading { $0.positions[index].offset }, as: Value.self)
     }
 
+    /// Releases the `count` class references lying in place, one per word of `inline`.
+    ///
+    /// Invariant: called once, from `deinit`, for values whose layout is `referencesInline`, with
+    /// their own `count` (0, or all of them once placed) and `inline`: word `i` of `inline`, for
+    /// each `i` below `count`, holds one strong reference to a class instance.
+    static func releaseReferences(_ count: Int, in inline: Inline) {
+        withUnsafeBytes(of: inline) { words in
+            for index in 0..<count {
+                let word = words.load(fromByteOffset: index * MemoryLayout<UInt>.stride, as: UInt.self)
+                guard let address = UnsafeRawPointer(bitPattern: word) else { continue }
+                Unmanaged<AnyObject>.fromOpaque(address).release()
+            }
+        }
+    }
+
     /// Destroys the values of `layout`, all placed, in `heap` or in (a copy of) `inline`.
     ///
     /// Invariant: called once, from `deinit`, when the values were placed (as the layout's
     /// `tuple`, which is then set), with their own `inline` and `heap`; a copy of `inline` holds
-    /// the same values, each movable by copying its bytes. When the layout says its values are
-    /// references in place, word `i` of `inline`, for each of its `count` positions, holds one
-    /// strong reference to a class instance, non-nil.
+    /// the same values, each movable by copying its bytes.
     static func destroy(_ layout: ProvidedLayout, inline: Inline, heap: UnsafeMutableRawPointer?) {
-        if heap == nil, layout.referencesInline {
-            withUnsafeBytes(of: inline) { words in
-                for index in 0..<layout.count {
-                    let word = words.load(fromByteOffset: index * MemoryLayout<UInt>.stride, as: UInt.self)
-                    guard let address = UnsafeRawPointer(bitPattern: word) else { continue }
-                    Unmanaged<AnyObject>.fromOpaque(address).release()
-                }
-            }
-            return
-        }
         guard let tuple = layout.tuple else { return }
         if let heap { return tuple.destroy(heap) }
         var inline = inline

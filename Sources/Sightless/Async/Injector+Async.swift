@@ -93,7 +93,7 @@ extension Injector {
         // Inlined where the type is known, as a synchronous request is: a value a scope has
         // stored is read with one probe of the root table, and a node that needs no `await` now
         // (built synchronously, or what it awaits is stored) runs its plan here.
-        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: nil) {
+        if !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: nil) {
             if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
             if found.reading({ node in node.isReady }) { return try run(found, as: Value.self, name: nil) }
         }
@@ -107,7 +107,7 @@ extension Injector {
     /// ```
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
-        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: key.name) {
+        if !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: key.name) {
             if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
             if found.reading({ node in node.isReady }) { return try run(found, as: Value.self, name: key.name) }
         }
@@ -146,7 +146,7 @@ extension Injector {
         let key = AnyKey(type: Value.self, name: name)
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
         // Compiled already (nearly always): found with no async call.
-        let node = if let found = nodes.reference(type: Value.self, name: name) {
+        let node = if let found = compiled(Value.self, name: name) {
             try found.object.typed(as: Value.self)
         } else {
             try await awaitedNode(Value.self, name: name)
@@ -175,7 +175,7 @@ extension Injector {
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
         // Compiled already (nearly always): found with no async call.
         let node: Node<Value>
-        if let compiled = nodes.reference(type: Value.self, name: name) {
+        if let compiled = compiled(Value.self, name: name) {
             node = try compiled.object.typed(as: Value.self)
         } else {
             node = try await awaitedNode(Value.self, name: name)
@@ -216,7 +216,7 @@ extension Injector {
         _ type: Value.Type, name: String?, synchronously: () throws(InjectionError) -> Value,
         match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void
     ) async throws(InjectionError) -> Value? {
-        guard !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: name) else {
+        guard !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: name) else {
             return nil
         }
         if found.reading({ node in node.isReady }) { return try synchronously() }

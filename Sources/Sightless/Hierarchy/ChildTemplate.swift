@@ -34,7 +34,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     @usableFromInline let layout: ProvidedLayout
 
     init(parent: Injector, nodes: NodeTable, compilation: GraphCompilation, layout: ProvidedLayout) {
-        graph = InjectorGraph(nodes: nodes, compilation: compilation, parent: parent)
+        graph = InjectorGraph(nodes: nodes, compilation: compilation, parent: parent, layout: layout)
         self.parent = parent
         self.compilation = compilation
         self.layout = layout

@@ -18,10 +18,15 @@ struct ChildValues: ~Copyable {
     /// The room for the values of a layout that fits in place.
     @usableFromInline typealias Inline = (UInt, UInt, UInt, UInt, UInt, UInt)
 
-    /// Where each value lies; nil for an injector not made from a template. Retained once, when
-    /// the values are made, and released once, in `deinit`, after its last read: read without
-    /// retaining it again.
+    /// Where each value lies; nil for an injector not made from a template. Read without
+    /// retaining it: the template's graph holds it, which the template holds while the values are
+    /// placed and the child injector holds from then on; and, unless the values are class
+    /// references in place, which `deinit` releases without reading the layout, these values
+    /// hold it too (`ownsLayout`): retained once when they are made and released once, in
+    /// `deinit`, after its last read.
     @usableFromInline let layoutReference: UnownedReference<ProvidedLayout>?
+    /// Whether `layoutReference` holds a retain of its own.
+    @usableFromInline let ownsLayout: Bool
     /// The values, when the layout fits in place.
     @usableFromInline var inline: Inline = (0, 0, 0, 0, 0, 0)
     /// The values, when it does not: memory of their own.
@@ -35,6 +40,7 @@ struct ChildValues: ~Copyable {
     @inlinable
     init() {
         layoutReference = nil
+        ownsLayout = false
         heap = nil
         expected = -1
     }
@@ -42,13 +48,15 @@ struct ChildValues: ~Copyable {
     /// Room for the values of `layout`, none placed yet.
     @inlinable
     init(layout: ProvidedLayout) {
-        layoutReference = .retaining(layout)
+        ownsLayout = !layout.referencesInline
+        layoutReference = ownsLayout ? .retaining(layout) : UnownedReference(layout)
         expected = layout.count
         heap = layout.fitsInline ? nil : Self.allocate(layout)
     }
 
     deinit {
         guard let layoutReference else { return }
+        guard ownsLayout else { return Self.releaseReferences(count, in: inline) }
         layoutReference.reading { layout in
             if count > 0 { Self.destroy(layout, inline: inline, heap: heap) }
             guard let heap else { return }
@@ -100,7 +108,7 @@ struct ChildValues: ~Copyable {
 extension Injector {
     /// The value at `index` (lying at `offset`) among those this injector's child of `owner`
     /// was made with: this injector's, or the nearest parent's made from that template.
-    @inlinable
+    @inlinable @inline(__always)
     func providedValue<Value>(at index: Int, offset: Int, of owner: CompilationOwner, as type: Value.Type) -> Value? {
         // The child running the plan holds the value unless a grandchild runs it.
         if self.owner === owner, provided.isComplete { return provided.value(atOffset: offset, as: Value.self) }

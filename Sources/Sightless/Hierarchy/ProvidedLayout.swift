@@ -27,7 +27,7 @@ final class ProvidedLayout {
 
     /// Whether the values are class references only, lying in the child itself one per word
     /// (`ChildValues.Inline`): a child then releases them without calling `tuple.destroy`.
-    let referencesInline: Bool
+    @usableFromInline let referencesInline: Bool
 
     init(positions: [ProvidedPosition], byteCount: Int, alignment: Int, movableByBytes: Bool, referencesOnly: Bool,
          tuple: ProvidedTuple) {

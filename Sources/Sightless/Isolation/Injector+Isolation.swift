@@ -35,7 +35,7 @@ extension Injector {
     nonisolated(nonsending)
     func awaitedNode<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Node<Value> {
         // Compiled already: nothing to compile, on any actor.
-        if let compiled = nodes.reference(type: Value.self, name: name) { return try compiled.object.typed(as: Value.self) }
+        if let compiled = compiled(Value.self, name: name) { return try compiled.object.typed(as: Value.self) }
         let node = try await Self.compiledOnActor { () throws(InjectionError) in
             Transfer(try self.compiledNode(Value.self, name: name))
         }

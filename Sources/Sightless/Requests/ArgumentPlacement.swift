@@ -103,7 +103,7 @@ extension Injector {
         general: () throws(InjectionError) -> Value
     ) throws(InjectionError) -> Value {
         if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
-           let found = nodes.reference(type: Value.self, name: name) {
+           let found = compiled(Value.self, name: name) {
             let placed: Value?
             do {
                 placed = try found.withObject { node in try run(node.typedVerified(as: Value.self)) }

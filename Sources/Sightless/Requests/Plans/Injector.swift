@@ -25,9 +25,11 @@ import Synchronization
 public final class Injector: Sendable {
     /// What this injector runs, with its parent: shared by every child of one template.
     @usableFromInline let graph: InjectorGraph
-    /// `graph.nodes`, held here too: read by every request, which would otherwise retain it
-    /// around a probe of its later keys.
-    @usableFromInline let nodes: NodeTable
+    /// `graph.nodes`, held here too, without reference counting: read by every request, which
+    /// would otherwise retain the graph around a probe of its later keys.
+    @usableFromInline let graphNodes: GraphNodes
+    /// The compiled nodes, by key.
+    @inlinable var nodes: NodeTable { graphNodes.table }
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
     /// none has, a request looks for no enclosing one.
     @usableFromInline let publishedFrames = Atomic<Int>(0)
@@ -44,13 +46,20 @@ public final class Injector: Sendable {
     @inline(__always)
     init(graph: InjectorGraph, provided: consuming ChildValues = ChildValues()) {
         self.graph = graph
-        nodes = graph.nodes
+        graphNodes = GraphNodes(graph)
         self.provided = provided
         threadSlot = graph.parent?.threadSlot ?? ThreadNesting.slot
     }
 
     convenience init(nodes: NodeTable, compilation: any Compilation, parent: Injector? = nil) {
         self.init(graph: InjectorGraph(nodes: nodes, compilation: compilation, parent: parent))
+    }
+
+    /// The compiled node of `Value` named `name`, if there is one yet; read without retaining
+    /// the table.
+    @inlinable @inline(__always)
+    func compiled<Value>(_ type: Value.Type, name: String?) -> UnownedReference<AnyNode>? {
+        graphNodes.reading { $0.reference(type: Value.self, name: name) }
     }
 
     /// Compiles keys on their first request.
@@ -71,7 +80,7 @@ extension Injector {
     /// anything else runs the plan, out of line.
     @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
-        if !isShutDown.load(ordering: .relaxed), let found = nodes.reference(type: Value.self, name: name) {
+        if !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: name) {
             if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
             return try run(found, as: Value.self, name: name)
         }
@@ -103,7 +112,7 @@ extension Injector {
     @usableFromInline @inline(never)
     func requestCompiling<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
         if isShutDown.load(ordering: .relaxed) { throw shutDownError(AnyKey(type: Value.self, name: name)) }
-        guard let found = nodes.reference(type: Value.self, name: name) else {
+        guard let found = compiled(Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
         if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
@@ -113,7 +122,7 @@ extension Injector {
     /// The node of a key, compiled on its first request when the injector was built without it.
     @usableFromInline
     func compiledNode<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Node<Value> {
-        if let compiled = nodes.reference(type: Value.self, name: name) {
+        if let compiled = compiled(Value.self, name: name) {
             return try compiled.object.typed(as: Value.self)
         }
         let key = AnyKey(type: Value.self, name: name)

@@ -17,9 +17,12 @@ final class InjectorGraph: Sendable {
     /// Decides which thread builds each instance of a storing scope first; shared by a whole
     /// family of injectors, since a child builds its parent's singletons too.
     let builds: BuildCoordinator
+    /// For a template's children, where their values lie: held here for as long as a child is.
+    let layout: ProvidedLayout?
 
-    init(nodes: NodeTable, compilation: any Compilation, parent: Injector?) {
+    init(nodes: NodeTable, compilation: any Compilation, parent: Injector?, layout: ProvidedLayout? = nil) {
         self.nodes = nodes
+        self.layout = layout
         self.compilation = compilation
         owner = compilation.owner
         self.parent = parent
