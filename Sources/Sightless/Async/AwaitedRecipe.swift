@@ -23,7 +23,9 @@ extension Recipe {
         }
         self.isAsync = true
         self.makeNode = { linker, scope in
-            try Recipe.node(erased, linker, scope, build: LinkedBuild<Value>.awaited(try awaitedBuild(linker)), handsOutResolver: handsOutResolver)
+            // The build runs in a section that awaited every leaf of its dependencies.
+            linker.guardsAwaited = true
+            return try Recipe.node(erased, linker, scope, build: LinkedBuild<Value>.awaited(try awaitedBuild(linker)), handsOutResolver: handsOutResolver)
         }
     }
 
@@ -157,11 +159,15 @@ extension Recipe {
                 throw notNow()
             }
         }
+        // Built in a consumer's section from its leaves: a consumer that checks them first runs
+        // the plan itself.
+        var covered: Plan<Value>?
+        if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
         switch scope.strategy {
         case is Unscoped:
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: unscoped, leafBuild: leafBuild, awaited: reason, ready: ready,
-                        leaves: leaves, rethrow: rethrow)
+                        leaves: leaves, rethrow: rethrow, coveredPlan: covered)
         case is Singleton:
             let storage = InstanceStorage(key)
             let owner = linker.owner

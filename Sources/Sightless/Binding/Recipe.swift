@@ -97,6 +97,9 @@ struct Recipe: Sendable {
         let erased = key.erased
         let reported = source.buildsValues
         let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode = { linker, scope in
+            // `Recipe.node` checks the leaves of what the plan awaits before it runs the plan; an
+            // isolated node checks only its actor.
+            linker.guardsAwaited = linker.meaning.isolation != .mainActor
             var plan = try build(linker)
             // Decorators and observers work on the unscoped plan, so that a scope keeps the
             // decorated value, and builds (not reads) are observed. Without them, the plan is
@@ -138,6 +141,11 @@ protocol LinkingNode {
     /// What the graph decided for the node: its owner, isolation, whether it needs `await`,
     /// and what re-entering it means.
     var meaning: Meaning { get }
+    /// Whether the node's plan runs only once the leaves of every dependency that needs `await`
+    /// are stored, or awaited for the section it runs in: set by the recipe before it links its
+    /// build, so that the plans of those dependencies need not check their leaves again
+    /// (`Node.coveredPlan`).
+    var guardsAwaited: Bool { get nonmutating set }
 }
 
 // MARK: - The kinds of recipe

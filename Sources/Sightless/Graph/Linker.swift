@@ -10,6 +10,8 @@ final class Linker: Linking, LinkingNode {
     private var arguments: DynamicSignature.Builder?
     private var inherited: DynamicSignature?
     private(set) var awaitedDependencies: [AnyNode] = []
+    /// See `LinkingNode.guardsAwaited`.
+    var guardsAwaited = false
     /// The node the last call of `plan(for:as:)` found, by the dependency's key.
     private var lastFound: (key: AnyKey, node: AnyNode)?
 
@@ -54,7 +56,10 @@ final class Linker: Linking, LinkingNode {
             lastFound = (dependency.key, node)
             let typed = try node.typed(as: Value.self)
             if dependency.role == .target { inherited = node.signature }
-            if node.awaited != nil { awaitedDependencies.append(node) }
+            if node.awaited != nil {
+                awaitedDependencies.append(node)
+                if guardsAwaited, let covered = typed.coveredPlan { return covered }
+            }
             return typed.plan
         }
         if dependency.isDeferred, let deferred = Value.self as? any DeferredDependency.Type,

@@ -221,6 +221,29 @@ struct NeedsAwaitTests {
         #expect(try injector.getInstance(RecordStore.self).pool === awaited)
     }
 
+    @Test("a synchronous request through plain types over an unbuilt async singleton builds none of them, and all of them once it is stored")
+    func nothingBuiltBeforeTheLeafIsStored() async throws {
+        let built = Locked(0)
+        let injector = try Injector(asyncBindings { binder in
+            binder.bind(DatabasePool.self).in(.singleton)
+            binder.bind(Tally.self).to { _ in
+                built.withLock { $0 += 1 }
+                return Tally()
+            }
+        })
+        let error = #expect(throws: InjectionError.self) { _ = try injector.getInstance(TalliedReport.self) }
+        guard case .needsAwait(let key, let awaited)? = error?.problems.first?.detail else {
+            Issue.record("expected needsAwait, got \(String(describing: error))")
+            return
+        }
+        #expect(key == Key<TalliedReport>().erased && awaited == Key<DatabasePool>().erased)
+        #expect(built.withLock { $0 } == 0)
+        let pool = try await injector.instance(DatabasePool.self)
+        let report = try injector.getInstance(TalliedReport.self)
+        #expect(report.store.pool === pool)
+        #expect(built.withLock { $0 } == 1)
+    }
+
     @Test("a synchronous request of a type over two async singletons builds only once both are stored")
     func synchronousRequestOnceEveryLeafIsStored() async throws {
         let injector = try Injector(modules: [])
@@ -257,4 +280,18 @@ struct NeedsAwaitTests {
         #expect(scope == "weak")
         #expect(error?.kind == .scopeConflict)
     }
+}
+
+/// Built by a closure that counts its builds.
+private final class Tally: Sendable {}
+
+/// A tally, built first, and a store over the async pool: a plain type two levels above it.
+private final class TalliedReport: Injectable, Sendable {
+    let tally: Tally
+    let store: RecordStore
+    init(tally: Tally, store: RecordStore) {
+        self.tally = tally
+        self.store = store
+    }
+    static let initializer = Initializer(TalliedReport.init(tally:store:))
 }

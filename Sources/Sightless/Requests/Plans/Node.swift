@@ -101,6 +101,10 @@ final class Node<Value>: AnyNode {
     private let awaitedReady: (@Sendable () -> Bool)?
     private let leaves: [AwaitedLeaf]
     private let leavesRethrow: (@Sendable (any Error) -> InjectionError)?
+    /// For a node built in its consumer's section from leaves it awaits for it (`AwaitedLeaf`):
+    /// its plan without the check that those leaves are stored or awaited. A consumer that makes
+    /// that check for them, before its own plan runs, runs this one (`Linking.guardsAwaited`).
+    let coveredPlan: Plan<Value>?
 
     override func prime(_ injector: Injector) throws(InjectionError) {
         _ = try injector.run(self)
@@ -145,6 +149,7 @@ final class Node<Value>: AnyNode {
         self.awaitedReady = nil
         self.leaves = []
         self.leavesRethrow = nil
+        self.coveredPlan = nil
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
                    storage: provision.storage)
     }
@@ -154,7 +159,7 @@ final class Node<Value>: AnyNode {
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
         leafBuild: LeafBuild? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
-        rethrow: (@Sendable (any Error) -> InjectionError)? = nil
+        rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
     ) {
         self.plan = provision.plan
         self.asyncPlan = asyncPlan
@@ -162,6 +167,7 @@ final class Node<Value>: AnyNode {
         self.awaitedReady = ready
         self.leaves = leaves
         self.leavesRethrow = rethrow
+        self.coveredPlan = leaves.isEmpty ? nil : coveredPlan
         super.init(key: provision.key, valueType: ObjectIdentifier(Value.self), signature: signature,
                    storage: provision.storage, leafBuild: leafBuild)
     }
