@@ -550,9 +550,88 @@ struct SharedArguments: @unchecked Sendable {
     let buffer: ArgumentBuffer
 }
 
-/// Invariant: `entries` is read and written by one synchronous section at a time; the sections
-/// of one node run one after the other, ordered by the await between them (see `Prefetched`).
-extension Prefetched: @unchecked Sendable {}
+/// Invariant: the entries of its `prefetched` are read and written by one synchronous section at
+/// a time; the sections of one node run one after the other, ordered by the await between them
+/// (see `Prefetched`, a `ManagedBuffer`, which the standard library makes not `Sendable`).
+extension AsyncSection: @unchecked Sendable {}
+
+/// One awaited value and the key it was awaited for.
+@usableFromInline
+struct PrefetchedEntry {
+    let key: AnyKey
+    let value: Any
+    var isTaken = false
+
+    init(_ key: AnyKey, _ value: Any) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What a `Prefetched` holds before its entries.
+@usableFromInline
+struct PrefetchedHeader {
+    /// How many entries it has room for.
+    let capacity: Int
+    /// How many are awaited: entries `0..<count` are initialized.
+    var count = 0
+    /// The first entry not taken yet: the plans read the values in the order they were
+    /// awaited, so the value a plan takes is nearly always this one.
+    var first = 0
+}
+
+/// The storage of a `Prefetched`, read through pointers: no check of exclusive access at run
+/// time, which a class's stored `var`s pay on every access (some 80 instructions each).
+///
+/// Invariant: entries `0..<header.count` are initialized, each once, by `append`, which never
+/// writes beyond `header.capacity`, the room `make` allocated; `destroyEntries` is called once,
+/// by `deinit`; one section at a time reads and writes them (see `Prefetched`).
+extension Prefetched {
+    /// Room for `capacity` values, none awaited yet: one allocation.
+    static func make(capacity: Int) -> Prefetched {
+        let buffer = create(minimumCapacity: max(capacity, 1)) { _ in PrefetchedHeader(capacity: capacity) }
+        return unsafeDowncast(buffer, to: Prefetched.self)
+    }
+
+    /// Adds the value awaited next; one more than `capacity` is dropped.
+    func append(_ entry: Entry) {
+        withUnsafeMutablePointers { header, entries in
+            guard header.pointee.count < header.pointee.capacity else { return }
+            (entries + header.pointee.count).initialize(to: entry)
+            header.pointee.count += 1
+        }
+    }
+
+    /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its
+    /// type. Untyped, so that no optional `Value` is held: unspecialized, its type would be
+    /// looked up at run time.
+    func take(_ key: AnyKey) -> Any? {
+        withUnsafeMutablePointers { header, entries in
+            var index = header.pointee.first
+            while index < header.pointee.count {
+                if !entries[index].isTaken, entries[index].key == key {
+                    entries[index].isTaken = true
+                    if index == header.pointee.first {
+                        header.pointee.first += 1
+                        while header.pointee.first < header.pointee.count, entries[header.pointee.first].isTaken {
+                            header.pointee.first += 1
+                        }
+                    }
+                    return entries[index].value
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// Destroys the entries awaited; from `deinit`.
+    func destroyEntries() {
+        withUnsafeMutablePointers { header, entries in
+            _ = entries.deinitialize(count: header.pointee.count)
+        }
+    }
+}
 
 extension Prefetched {
     /// Whether `value` holds exactly a `Value` kept in the existential's own buffer, which

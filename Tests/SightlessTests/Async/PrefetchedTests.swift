@@ -54,7 +54,7 @@ struct PrefetchedTests {
         let derived = Derived()
         #expect(!Prefetched.holdsInPlace(derived as Any, exactly: Base.self))
         let key = Key<Base>().erased
-        let prefetched = Prefetched([Prefetched.Entry(key, derived)])
+        let prefetched = Prefetched.make([Prefetched.Entry(key, derived)])
         #expect(try typed(prefetched, key, as: Base.self) === derived)
     }
 
@@ -64,7 +64,7 @@ struct PrefetchedTests {
         let shape: any Shape = square
         #expect(!Prefetched.holdsInPlace(shape as Any, exactly: (any Shape).self))
         let key = Key<any Shape>().erased
-        let prefetched = Prefetched([Prefetched.Entry(key, shape)])
+        let prefetched = Prefetched.make([Prefetched.Entry(key, shape)])
         #expect(try typed(prefetched, key, as: (any Shape).self) as? Square === square)
     }
 
@@ -73,7 +73,7 @@ struct PrefetchedTests {
         let large = Large(a: 1, b: 2, c: 3, d: 4)
         #expect(!Prefetched.holdsInPlace(large as Any, exactly: Large.self))
         let key = Key<Large>().erased
-        #expect(try typed(Prefetched([Prefetched.Entry(key, large)]), key, as: Large.self) == large)
+        #expect(try typed(Prefetched.make([Prefetched.Entry(key, large)]), key, as: Large.self) == large)
     }
 
     @Test("a struct holding a weak reference is not read in place, and is cast")
@@ -82,14 +82,14 @@ struct PrefetchedTests {
         let watching = Watching(target: target)
         #expect(!Prefetched.holdsInPlace(watching as Any, exactly: Watching.self))
         let key = Key<Watching>().erased
-        #expect(try typed(Prefetched([Prefetched.Entry(key, watching)]), key, as: Watching.self)?.target === target)
+        #expect(try typed(Prefetched.make([Prefetched.Entry(key, watching)]), key, as: Watching.self)?.target === target)
     }
 
     @Test("values of one key are taken in the order awaited, each once")
     func takenInOrderOnce() throws {
         let key = Key<Small>().erased
         let other = Key<Large>().erased
-        let prefetched = Prefetched([
+        let prefetched = Prefetched.make([
             Prefetched.Entry(key, Small(name: "first", count: 1)),
             Prefetched.Entry(other, Large(a: 1, b: 2, c: 3, d: 4)),
             Prefetched.Entry(key, Small(name: "second", count: 2)),
@@ -103,7 +103,7 @@ struct PrefetchedTests {
     @Test("a value that is not of its key's type throws internalInconsistency")
     func wrongTypeThrows() {
         let key = Key<Small>().erased
-        let prefetched = Prefetched([Prefetched.Entry(key, Large(a: 1, b: 2, c: 3, d: 4))])
+        let prefetched = Prefetched.make([Prefetched.Entry(key, Large(a: 1, b: 2, c: 3, d: 4))])
         let error = #expect(throws: InjectionError.self) { _ = try typed(prefetched, key, as: Small.self) }
         #expect(error?.kind == .internalInconsistency)
     }

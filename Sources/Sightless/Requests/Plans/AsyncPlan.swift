@@ -53,49 +53,23 @@ struct AsyncRequest: Sendable {
 /// The values awaited for a section, in the order its plans read them; each plan of a
 /// dependency that awaits in place takes the next one left for its key. Carried by the section's
 /// `Resolution`, so that only the plans of that section see them.
+///
+/// One allocation: a header (`PrefetchedHeader`: how many values it has room for, how many are
+/// awaited, the first not taken) and the entries after it, written as each value is awaited and
+/// read by one section at a time: the section's plans run synchronously, and two sections of one
+/// node (its arguments, then its properties) run one after the other, ordered by the await
+/// between. Its storage is read and written in Unchecked.swift (`make`, `append`, `take`).
 @usableFromInline
-final class Prefetched {
-    /// One awaited value and the key it was awaited for.
-    struct Entry {
-        let key: AnyKey
-        let value: Any
-        var isTaken = false
+final class Prefetched: ManagedBuffer<PrefetchedHeader, PrefetchedEntry> {
+    typealias Entry = PrefetchedEntry
 
-        init(_ key: AnyKey, _ value: Any) {
-            self.key = key
-            self.value = value
-        }
-    }
+    deinit { destroyEntries() }
 
-    /// The values, in the order awaited. Read and written by one section at a time: the
-    /// section's plans run synchronously, and two sections of one node (its arguments, then its
-    /// properties) run one after the other, ordered by the await between.
-    private var entries: ContiguousArray<Entry>
-    /// The first entry not taken yet: the plans read the values in the order they were
-    /// awaited, so the value a plan takes is nearly always this one.
-    private var first = 0
-
-    init(_ entries: ContiguousArray<Entry>) {
-        self.entries = entries
-    }
-
-    /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its
-    /// type. Untyped, so that no optional `Value` is held: unspecialized, its type would be
-    /// looked up at run time.
-    func take(_ key: AnyKey) -> Any? {
-        var index = first
-        while index < entries.count {
-            if !entries[index].isTaken, entries[index].key == key {
-                entries[index].isTaken = true
-                if index == first {
-                    first += 1
-                    while first < entries.count, entries[first].isTaken { first += 1 }
-                }
-                return entries[index].value
-            }
-            index += 1
-        }
-        return nil
+    /// Values already awaited, as a section's plans take them (for tests and tools).
+    static func make(_ entries: [Entry]) -> Prefetched {
+        let prefetched = make(capacity: entries.count)
+        for entry in entries { prefetched.append(entry) }
+        return prefetched
     }
 
     /// A value built for `key`, as the `Value` its node built.
@@ -131,7 +105,7 @@ final class Prefetched {
 
 /// Runs the synchronous part of an awaited node: `body` sees the dependencies awaited for it.
 @usableFromInline
-struct AsyncSection: Sendable {
+struct AsyncSection {
     let request: AsyncRequest
     let prefetched: Prefetched?
 
@@ -374,10 +348,9 @@ struct AwaitedDependencies: Sendable {
     func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         if leaves.isEmpty { return nil }
         let dependency = request.withoutArguments
-        var values = ContiguousArray<Prefetched.Entry>()
-        values.reserveCapacity(leaves.count)
         let apart = mayOverlap ? pending() : nil
         if apart == nil {
+            let values = Prefetched.make(capacity: leaves.count)
             var problems: [InjectionError.Problem] = []
             for leaf in leaves {
                 do {
@@ -387,7 +360,7 @@ struct AwaitedDependencies: Sendable {
                 }
             }
             if let error = InjectionError(problems: problems) { throw error }
-            return Prefetched(values)
+            return values
         }
         return try await overlapping(apart ?? [], dependency, rethrow: rethrow)
     }
@@ -432,8 +405,7 @@ struct AwaitedDependencies: Sendable {
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
         }
-        var values = ContiguousArray<Prefetched.Entry>()
-        values.reserveCapacity(leaves.count)
+        let values = Prefetched.make(capacity: leaves.count)
         var problems: [InjectionError.Problem] = []
         for (leaf, result) in zip(leaves, results) {
             switch result {
@@ -443,7 +415,7 @@ struct AwaitedDependencies: Sendable {
             }
         }
         if let error = InjectionError(problems: problems) { throw error }
-        return Prefetched(values)
+        return values
     }
 
     /// Awaits one leaf's value, its failure kept as an outcome.
