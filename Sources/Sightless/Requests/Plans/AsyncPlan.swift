@@ -325,14 +325,16 @@ struct AwaitedDependencies: Sendable {
 
     var isEmpty: Bool { leaves.isEmpty }
 
-    /// Whether every leaf's value can be had synchronously now.
     /// The storage whose value makes every leaf ready, when there is exactly one: a plan checks
-    /// it in place of `areReady`.
+    /// it in place of `areReady`, capturing it alone (measured: a plan capturing these
+    /// dependencies, or only their `Readiness`, and switching over it pays 14–23 instructions
+    /// more on `server`).
     var onlyStorage: InstanceStorage? {
         if case .stored(let storage) = readiness { return storage }
         return nil
     }
 
+    /// Whether every leaf's value can be had synchronously now.
     var areReady: Bool {
         switch readiness {
         case .always: true
