@@ -208,7 +208,10 @@ extension ArgumentBuffer {
     }
 
     /// Places an argument of a request's fast path (`Injector.runPlacing`, and
-    /// `Injector.awaitedRequestPlacing` for an awaited request).
+    /// `Injector.awaitedRequestPlacing` for an awaited request), or all of a parameter pack's
+    /// arguments as one tuple at the buffer's start (`DynamicSignature.places(_:matching:)`
+    /// found the tuple's elements to be exactly the slots' types, in order, so each lies at its
+    /// slot's offset).
     @inlinable @inline(__always)
     static func place<Value>(_ value: Value, at pointer: UnsafeMutableRawPointer) {
         pointer.initializeMemory(as: Value.self, to: value)

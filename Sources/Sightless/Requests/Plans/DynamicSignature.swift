@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The dynamic arguments a request must bring: their types, in order, and where each one
 /// lies in the buffer a request fills. Requests place arguments of the exact slot type with a
 /// comparison of type identities, and anything else (a `String` for a `String?` slot, a
@@ -32,6 +34,11 @@ final class DynamicSignature: Sendable {
     @usableFromInline let types: [ObjectIdentifier]
     /// Where each slot lies in the buffer, in order.
     @usableFromInline let offsets: [Int]
+    /// `ObjectIdentifier` of the one tuple type whose elements are exactly the slots' types, in
+    /// order, as bits; 0 until a request brought its arguments as that tuple (see
+    /// `places(_:matching:)`, in ArgumentPlacement.swift). Only that type can match, so whichever
+    /// thread stores it stores the same word.
+    @usableFromInline let placedTuple = Atomic<UInt>(0)
 
     init(slots: [Slot], byteCount: Int, alignment: Int, token: SignatureToken) {
         self.slots = slots

@@ -1,0 +1,128 @@
+import Sightless
+import Testing
+
+// A `Factory`'s arguments, and four or more arguments of `getInstance(_:arguments:)`, come as a
+// parameter pack; a request places them as one tuple when its elements are exactly the slots'
+// types, in order, and otherwise takes the general path, which converts each argument.
+
+private final class Token: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+private final class Special: Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
+
+private class Base: @unchecked Sendable {
+    var label: String { "base" }
+}
+
+private final class Derived: Base, @unchecked Sendable {
+    override var label: String { "derived" }
+}
+
+/// Six arguments of mixed sizes and alignments: 50 bytes, padded between each.
+private final class Mixed: Injectable {
+    let flag: Int8, count: Int64, title: String, on: Bool, ratio: Double, small: Int16
+    init(flag: Int8, count: Int64, title: String, on: Bool, ratio: Double, small: Int16) {
+        self.flag = flag; self.count = count; self.title = title; self.on = on; self.ratio = ratio; self.small = small
+    }
+    static let initializer = Initializer(
+        Mixed.init(flag:count:title:on:ratio:small:), .dynamic, .dynamic, .dynamic, .dynamic, .dynamic, .dynamic)
+}
+
+/// Five strings: 80 bytes, more than a request places on its stack.
+private final class Wide: Injectable {
+    let parts: [String]
+    init(a: String, b: String, c: String, d: String, e: String) { parts = [a, b, c, d, e] }
+    static let initializer = Initializer(Wide.init(a:b:c:d:e:), .dynamic, .dynamic, .dynamic, .dynamic, .dynamic)
+}
+
+/// Keeps nothing of its argument but its name.
+private final class Labelled: Injectable {
+    let name: String
+    init(token: Token) { name = token.name }
+    static let initializer = Initializer(Labelled.init(token:), .dynamic)
+}
+
+/// Four slots, the last of a class type a subclass may fill.
+private final class Framed: Injectable {
+    let a: Int, b: Int, c: Int, base: Base
+    init(a: Int, b: Int, c: Int, base: Base) { self.a = a; self.b = b; self.c = c; self.base = base }
+    static let initializer = Initializer(Framed.init(a:b:c:base:), .dynamic, .dynamic, .dynamic, .dynamic)
+}
+
+private final class Maker: Injectable {
+    let mixed: Factory<Mixed, Int8, Int64, String, Bool, Double, Int16>
+    let wide: Factory<Wide, String, String, String, String, String>
+    let labelled: Factory<Labelled, Token>
+    init(mixed: Factory<Mixed, Int8, Int64, String, Bool, Double, Int16>,
+         wide: Factory<Wide, String, String, String, String, String>, labelled: Factory<Labelled, Token>) {
+        self.mixed = mixed; self.wide = wide; self.labelled = labelled
+    }
+    static let initializer = Initializer(Maker.init(mixed:wide:labelled:))
+}
+
+@Suite("Arguments as a parameter pack")
+struct PackArgumentTests {
+    @Test("a factory's arguments of mixed sizes and alignments arrive at their slots intact")
+    func mixedLayoutArrivesIntact() throws {
+        let maker = try Injector().getInstance(Maker.self)
+        for round in 0..<3 {
+            let title = "title \(round) " + String(repeating: "x", count: 20)
+            let mixed = try maker.mixed.make(-7, Int64.max - Int64(round), title, true, 0.25 + Double(round), -300)
+            #expect(mixed.flag == -7)
+            #expect(mixed.count == Int64.max - Int64(round))
+            #expect(mixed.title == title)
+            #expect(mixed.on)
+            #expect(mixed.ratio == 0.25 + Double(round))
+            #expect(mixed.small == -300)
+        }
+    }
+
+    @Test("a factory's arguments too large for the stack take the general path and arrive intact")
+    func wideArgumentsArriveIntact() throws {
+        let maker = try Injector().getInstance(Maker.self)
+        let wide = try maker.wide.make("one", "two", "three", "four", String(repeating: "five", count: 8))
+        #expect(wide.parts == ["one", "two", "three", "four", String(repeating: "five", count: 8)])
+    }
+
+    @Test("a factory releases an argument the value does not keep once make returns, and only once")
+    func argumentReleasedOnce() throws {
+        let maker = try Injector().getInstance(Maker.self)
+        weak var released: Token?
+        var names: [String] = []
+        for index in 0..<100 {
+            let token = Token("token \(index)")
+            released = token
+            names.append(try maker.labelled.make(token).name)
+        }
+        #expect(released == nil)
+        #expect(names.last == "token 99")
+    }
+
+    @Test("four arguments of exactly the slots' types, then a subclass for a class slot, both fill the slots")
+    func subclassAfterExactTypes() throws {
+        let injector = try Injector()
+        let exact = try injector.getInstance(Framed.self, arguments: 1, 2, 3, Base())
+        #expect([exact.a, exact.b, exact.c] == [1, 2, 3])
+        #expect(exact.base.label == "base")
+        let converted = try injector.getInstance(Framed.self, arguments: 4, 5, 6, Derived())
+        #expect([converted.a, converted.b, converted.c] == [4, 5, 6])
+        #expect(converted.base.label == "derived")
+        let again = try injector.getInstance(Framed.self, arguments: 7, 8, 9, Base())
+        #expect(again.base.label == "base")
+    }
+
+    @Test("four arguments whose last is of another type than its slot are an error naming the slot")
+    func wrongTypeAfterExactTypes() throws {
+        let injector = try Injector()
+        _ = try injector.getInstance(Framed.self, arguments: 1, 2, 3, Base())
+        let error = #expect(throws: InjectionError.self) {
+            _ = try injector.getInstance(Framed.self, arguments: 1, 2, 3, Special("no"))
+        }
+        #expect(error?.kind == .argumentType)
+    }
+}
