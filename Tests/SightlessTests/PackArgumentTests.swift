@@ -65,6 +65,25 @@ private final class Maker: Injectable {
     static let initializer = Initializer(Maker.init(mixed:wide:labelled:))
 }
 
+/// A request's user, provided by each child of a template.
+private final class User: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// Built per call with the child's user and a title brought to `make`.
+private final class Page: Injectable {
+    let user: User, title: String
+    init(user: User, title: String) { self.user = user; self.title = title }
+    static let initializer = Initializer(Page.init(user:title:), .inject, .dynamic)
+}
+
+private final class Pages: Injectable {
+    let make: Factory<Page, String>
+    init(make: Factory<Page, String>) { self.make = make }
+    static let initializer = Initializer(Pages.init(make:))
+}
+
 @Suite("Arguments as a parameter pack")
 struct PackArgumentTests {
     @Test("a factory's arguments of mixed sizes and alignments arrive at their slots intact")
@@ -114,6 +133,18 @@ struct PackArgumentTests {
         #expect(converted.base.label == "derived")
         let again = try injector.getInstance(Framed.self, arguments: 7, 8, 9, Base())
         #expect(again.base.label == "base")
+    }
+
+    @Test("a factory made in a template child builds with that child's values, each child its own")
+    func factoryInTemplateChildrenUsesEachChild() throws {
+        let template = try Injector().childTemplate(providing: User.self) { $0.entryPoint(Pages.self) }
+        let ada = try template.child(User("ada")).getInstance(Pages.self)
+        let bob = try template.child(User("bob")).getInstance(Pages.self)
+        for round in 0..<3 {
+            #expect(try ada.make.make("inbox \(round)").user.name == "ada")
+            #expect(try bob.make.make("inbox \(round)").user.name == "bob")
+        }
+        #expect(try ada.make.make("sent").title == "sent")
     }
 
     @Test("four arguments whose last is of another type than its slot are an error naming the slot")

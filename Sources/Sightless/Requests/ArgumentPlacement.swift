@@ -10,9 +10,9 @@ extension Injector {
     /// A request with dynamic arguments, from `getInstance(_:arguments:)` or `Factory.make(_:)`.
     @inlinable @inline(__always)
     func requestPlacing<Value, each Argument>(
-        _ type: Value.Type, name: String?, arguments: repeat each Argument
+        _ type: Value.Type, name: String?, found: UnownedReference<AnyNode>? = nil, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        try requestPlacing(Value.self, name: name) { node in
+        try requestPlacing(Value.self, name: name, found: found) { node in
             try runPlacing(node, arguments: repeat each arguments)
         } general: { () throws(InjectionError) in
             try request(Value.self, name: name, arguments: repeat each arguments)
@@ -92,14 +92,15 @@ extension Injector {
 
     /// The fast path shared by every form: `run` places the arguments and runs the node's plan,
     /// or returns `nil` when they do not match its slots; `general`, the general path, serves
-    /// anything out of the ordinary.
+    /// anything out of the ordinary. `known` is the key's node when the caller found it before
+    /// (a `Factory`, when it was made), saving the probe of the table.
     @inlinable @inline(__always)
     func requestPlacing<Value>(
-        _ type: Value.Type, name: String?, run: (Node<Value>) throws -> Value?,
-        general: () throws(InjectionError) -> Value
+        _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>? = nil,
+        run: (Node<Value>) throws -> Value?, general: () throws(InjectionError) -> Value
     ) throws(InjectionError) -> Value {
         if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
-           let found = compiled(Value.self, name: name) {
+           let found = known ?? compiled(Value.self, name: name) {
             let placed: Value?
             do {
                 placed = try found.withObject { node in try run(node.typedVerified(as: Value.self)) }

@@ -37,6 +37,11 @@ public struct Factory<Value, each Argument>: Sendable {
     @usableFromInline let strong: Injector?
     @usableFromInline weak let weak: Injector?
     @usableFromInline let key: AnyKey
+    /// The target's compiled node, found in the injector's table when the factory was made, so
+    /// that `make` does not look it up again; nil when the key was not compiled yet. Read only
+    /// while `injector` holds the injector, whose table keeps the node (a table's entries never
+    /// change once added).
+    @usableFromInline let node: UnownedReference<AnyNode>?
     /// The injector, while it lives.
     @usableFromInline var injector: Injector? { strong ?? weak }
 
@@ -44,6 +49,7 @@ public struct Factory<Value, each Argument>: Sendable {
         self.strong = weakly ? nil : injector
         self.weak = weakly ? injector : nil
         self.key = key
+        node = injector.compiled(Value.self, name: key.name)
     }
 
     /// A new instance, with `arguments` filling the target's dynamic slots in order.
@@ -58,7 +64,7 @@ public struct Factory<Value, each Argument>: Sendable {
     public func make(_ arguments: repeat each Argument) throws(InjectionError) -> Value {
         guard let injector else { throw released() }
         // Inlined where the factory is used: the arguments are placed with their types known.
-        return try injector.requestPlacing(Value.self, name: key.name, arguments: repeat each arguments)
+        return try injector.requestPlacing(Value.self, name: key.name, found: node, arguments: repeat each arguments)
     }
 
     @usableFromInline
