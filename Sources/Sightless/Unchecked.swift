@@ -22,7 +22,9 @@ import Darwin
 /// long as the `UnownedReference` can be read. `NodeIndex` and `NodeTable` keep the nodes and
 /// later indexes they point to in collections that live as long as the table; `FrozenPlans` keeps its
 /// boxes; a `Resolution`'s injector is kept alive by the caller of the request, and its
-/// `prefetchedReference` by the `AsyncSection` running it, for as long as the section's body runs.
+/// `prefetchedReference` by the `AsyncSection` running it, for as long as the section's body runs;
+/// a `Factory`'s node by the table of the injector it was made by, which `make` holds (or finds
+/// released, and then reads nothing) before it reads the node.
 @usableFromInline
 struct UnownedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
