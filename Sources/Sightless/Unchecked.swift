@@ -222,9 +222,10 @@ extension ArgumentBuffer {
     /// Destroys an argument placed by `place(_:at:)`.
     ///
     /// Invariant: `Injector.runPlacing` (or `Injector.awaitedRequestPlacing`) placed a `Value`
-    /// at `pointer` with `place(_:at:)` in the same request, walking the same arguments in the
-    /// same order, and destroys it once, after the plan has returned or thrown (an awaited plan
-    /// is awaited to its end before, so nothing reads the arguments after).
+    /// (one argument, or the tuple of a parameter pack's) at `pointer` with `place(_:at:)` in the
+    /// same request, walking the same arguments in the same order, and destroys it once, after
+    /// the plan has returned or thrown (an awaited plan is awaited to its end before, so nothing
+    /// reads the arguments after).
     @inlinable @inline(__always)
     static func destroyPlaced<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
         _ = pointer.assumingMemoryBound(to: Value.self).move()

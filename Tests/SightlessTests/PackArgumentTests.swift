@@ -65,6 +65,38 @@ private final class Maker: Injectable {
     static let initializer = Initializer(Maker.init(mixed:wide:labelled:))
 }
 
+/// `Mixed`, opened with `await`.
+private final class AsyncMixed: Injectable, Sendable {
+    let flag: Int8, count: Int64, title: String, on: Bool, ratio: Double, token: Token
+    init(flag: Int8, count: Int64, title: String, on: Bool, ratio: Double, token: Token) async {
+        await Task.yield()
+        self.flag = flag; self.count = count; self.title = title; self.on = on; self.ratio = ratio; self.token = token
+    }
+    static let initializer = Initializer(
+        AsyncMixed.init(flag:count:title:on:ratio:token:), .dynamic, .dynamic, .dynamic, .dynamic, .dynamic, .dynamic)
+}
+
+/// Keeps nothing of its argument but its name, opened with `await`.
+private final class AsyncLabelled: Injectable, Sendable {
+    let name: String
+    init(token: Token) async {
+        await Task.yield()
+        name = token.name
+    }
+    static let initializer = Initializer(AsyncLabelled.init(token:), .dynamic)
+}
+
+private final class AsyncMaker: Injectable, Sendable {
+    let mixed: Factory<AsyncMixed, Int8, Int64, String, Bool, Double, Token>
+    let labelled: Factory<AsyncLabelled, Token>
+    let plain: Factory<Mixed, Int8, Int64, String, Bool, Double, Int16>
+    init(mixed: Factory<AsyncMixed, Int8, Int64, String, Bool, Double, Token>, labelled: Factory<AsyncLabelled, Token>,
+         plain: Factory<Mixed, Int8, Int64, String, Bool, Double, Int16>) {
+        self.mixed = mixed; self.labelled = labelled; self.plain = plain
+    }
+    static let initializer = Initializer(AsyncMaker.init(mixed:labelled:plain:))
+}
+
 /// A request's user, provided by each child of a template.
 private final class User: Sendable {
     let name: String
@@ -145,6 +177,47 @@ struct PackArgumentTests {
             #expect(try bob.make.make("inbox \(round)").user.name == "bob")
         }
         #expect(try ada.make.make("sent").title == "sent")
+    }
+
+    @Test("an awaited factory's arguments of mixed sizes and alignments arrive intact at an async initializer")
+    func awaitedMixedLayoutArrivesIntact() async throws {
+        let maker = try Injector().getInstance(AsyncMaker.self)
+        for round in 0..<3 {
+            let title = "title \(round) " + String(repeating: "y", count: 20)
+            let built = try await maker.mixed.instance(-7, Int64.min + Int64(round), title, true, 0.5 * Double(round), Token("t\(round)"))
+            #expect(built.flag == -7)
+            #expect(built.count == Int64.min + Int64(round))
+            #expect(built.title == title)
+            #expect(built.on)
+            #expect(built.ratio == 0.5 * Double(round))
+            #expect(built.token.name == "t\(round)")
+        }
+    }
+
+    @Test("an awaited factory of a type built without await fills its slots as make does")
+    func awaitedFactoryOfSynchronousType() async throws {
+        let maker = try Injector().getInstance(AsyncMaker.self)
+        let built = try await maker.plain.instance(3, 4, "five", false, 6.5, 7)
+        #expect(built.flag == 3)
+        #expect(built.count == 4)
+        #expect(built.title == "five")
+        #expect(!built.on)
+        #expect(built.ratio == 6.5)
+        #expect(built.small == 7)
+    }
+
+    @Test("an awaited factory releases an argument the value does not keep once it returns, and only once")
+    func awaitedArgumentReleasedOnce() async throws {
+        let maker = try Injector().getInstance(AsyncMaker.self)
+        weak var released: Token?
+        var names: [String] = []
+        for index in 0..<100 {
+            let token = Token("token \(index)")
+            released = token
+            names.append(try await maker.labelled.instance(token).name)
+        }
+        #expect(released == nil)
+        #expect(names.last == "token 99")
     }
 
     @Test("four arguments whose last is of another type than its slot are an error naming the slot")

@@ -70,10 +70,16 @@ extension HandWired {
 }
 
 extension Contenders {
-    func asyncGraph(_ contender: Contender, _ n: Int, _ sink: Sink) async throws {
+    /// `AsyncScreen`s with the title "Inbox": requested of the injector, or (`throughFactory`, the
+    /// `async-factory` case) made by a `Factory<AsyncScreen, String>` resolved once,
+    /// `try await screens.instance("Inbox")`; by hand, the same calls either way.
+    func asyncGraph(_ contender: Contender, throughFactory: Bool, _ n: Int, _ sink: Sink) async throws {
         switch contender {
         case .handWired:
             for _ in 0..<n { sink.take(await hand.asyncScreen(title: "Inbox")) }
+        case .sightless where throughFactory:
+            let screens = try injector.getInstance(Factory<AsyncScreen, String>.self)
+            for _ in 0..<n { sink.take(try await screens.instance("Inbox")) }
         case .sightless, .swinject:
             for _ in 0..<n { sink.take(try await injector.instance(AsyncScreen.self, arguments: "Inbox")) }
         }
@@ -109,10 +115,12 @@ final class InlineExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Runs the `async-graph` case to its end on this thread.
-func runAsyncGraph(_ contenders: Contenders, _ contender: Contender, _ n: Int, _ sink: Sink) throws {
+/// Runs the `async-graph` case (or, `throughFactory`, `async-factory`) to its end on this thread.
+func runAsyncGraph(
+    _ contenders: Contenders, _ contender: Contender, throughFactory: Bool = false, _ n: Int, _ sink: Sink
+) throws {
     let box = SinkBox(sink)
-    try runInline { try await contenders.asyncGraph(contender, n, box.sink) }
+    try runInline { try await contenders.asyncGraph(contender, throughFactory: throughFactory, n, box.sink) }
 }
 
 final class Finished: @unchecked Sendable {

@@ -29,7 +29,8 @@ while let argument = arguments.popFirst() {
         usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,factory,app-graph,compile,contended,memory,start]
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
-                   (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, async-singleton,
+                   (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, async-factory,
+                    async-singleton,
                     server, server-async, child, child-large,
                     child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
                     composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
@@ -60,6 +61,7 @@ if let profile {
         case "factory": try contenders.factory(contender, profile.count, sink)
         case "app-graph": try contenders.appGraph(contender, profile.count, sink)
         case "async-graph": try runAsyncGraph(contenders, contender, profile.count, sink)
+        case "async-factory": try runAsyncGraph(contenders, contender, throughFactory: true, profile.count, sink)
         case "async-singleton", "server", "server-async": try runServer(profile.name, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)

@@ -11,13 +11,16 @@ extension Factory {
     ///     func open(for user: String) async throws -> Session { try await sessions.instance(user) }
     /// }
     /// ```
-    nonisolated(nonsending)
+    @inlinable nonisolated(nonsending)
     public func instance(_ arguments: repeat each Argument) async throws(InjectionError) -> Value {
-        guard let injector else {
-            throw InjectionError(.injectorReleased(key: key, wrapper: "A Factory"), path: [key])
-        }
+        guard let injector else { throw released() }
+        // Inlined where the factory is used: the arguments are placed with their types known.
         // Whether building the value again from inside its own build is a cycle is the node's
         // to say (`Meaning.Reentry`): with creation-time arguments it is a recursion.
+        if let value = try await injector.awaitedRequestPlacing(
+            Value.self, name: key.name, found: node, arguments: repeat each arguments) {
+            return value
+        }
         return try await injector.awaitedRequest(Value.self, name: key.name, arguments: repeat each arguments)
     }
 }

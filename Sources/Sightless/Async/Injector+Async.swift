@@ -238,6 +238,37 @@ extension Injector {
             key: AnyKey(type: Value.self, name: name))
     }
 
+    /// An awaited request with a parameter pack of dynamic arguments (a `Factory`'s), their
+    /// types known where it is made: a node that needs no `await` now runs the synchronous
+    /// request; one that does gets its arguments placed as one tuple (see `runPlacing`), in
+    /// memory that lives until its plan returns. `known` is the key's node when the caller found
+    /// it before. `nil` when the key is not compiled yet, the injector is shut down, or the
+    /// arguments are not exactly of the slots' types: the general path then serves, and reports
+    /// what is wrong.
+    @inlinable @inline(__always) nonisolated(nonsending)
+    func awaitedRequestPlacing<Value, each Argument>(
+        _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?, arguments: repeat each Argument
+    ) async throws(InjectionError) -> Value? {
+        typealias Arguments = (repeat each Argument)
+        guard !isShutDown.load(ordering: .relaxed), let found = known ?? compiled(Value.self, name: name) else {
+            return nil
+        }
+        if found.reading({ node in node.isReady }) {
+            return try requestPlacing(Value.self, name: name, found: found, arguments: repeat each arguments)
+        }
+        let node = try found.object.typed(as: Value.self)
+        guard let signature = node.signature,
+              signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
+        else { return nil }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
+        defer { base.deallocate() }
+        ArgumentBuffer.place((repeat each arguments), at: base)
+        defer { ArgumentBuffer.destroyPlaced(base, as: Arguments.self) }
+        return try await awaitPlaced(
+            node, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity),
+            key: AnyKey(type: Value.self, name: name))
+    }
+
     /// Awaits the plan of a node that needs `await`, its arguments placed.
     @usableFromInline nonisolated(nonsending)
     func awaitPlaced<Value>(_ node: Node<Value>, arguments: ArgumentBuffer, key: AnyKey) async throws(InjectionError) -> Value {
