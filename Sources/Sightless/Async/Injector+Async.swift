@@ -216,54 +216,64 @@ extension Injector {
         _ type: Value.Type, name: String?, synchronously: () throws(InjectionError) -> Value,
         match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void
     ) async throws(InjectionError) -> Value? {
-        guard !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: name) else {
-            return nil
-        }
-        if found.reading({ node in node.isReady }) { return try synchronously() }
-        let node = try found.object.typed(as: Value.self)
-        guard let signature = node.signature else { return nil }
-        var matcher = SlotMatcher(signature.types)
-        match(&matcher)
-        guard matcher.matches, matcher.index == signature.types.count else { return nil }
-        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { base.deallocate() }
-        var placer = SlotPlacer(base: base, offsets: signature.offsets)
-        place(&placer)
-        defer {
-            var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
-            destroy(&destroyer)
-        }
-        return try await awaitPlaced(
-            node, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity),
-            key: AnyKey(type: Value.self, name: name))
+        try await awaitedRequestPlacing(
+            Value.self, name: name, found: nil, synchronously: { (_) throws(InjectionError) in try synchronously() },
+            matches: { signature in
+                var matcher = SlotMatcher(signature.types)
+                match(&matcher)
+                return matcher.matches && matcher.index == signature.types.count
+            },
+            place: { base, signature in
+                var placer = SlotPlacer(base: base, offsets: signature.offsets)
+                place(&placer)
+            },
+            destroy: { base, signature in
+                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+                destroy(&destroyer)
+            })
     }
 
     /// An awaited request with a parameter pack of dynamic arguments (a `Factory`'s), their
-    /// types known where it is made: a node that needs no `await` now runs the synchronous
-    /// request; one that does gets its arguments placed as one tuple (see `runPlacing`), in
-    /// memory that lives until its plan returns. `known` is the key's node when the caller found
-    /// it before. `nil` when the key is not compiled yet, the injector is shut down, or the
-    /// arguments are not exactly of the slots' types: the general path then serves, and reports
-    /// what is wrong.
+    /// types known where it is made: as the fixed-arity form, its arguments placed as one tuple
+    /// (see `runPlacing`). `known` is the key's node when the caller found it before.
     @inlinable @inline(__always) nonisolated(nonsending)
     func awaitedRequestPlacing<Value, each Argument>(
         _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?, arguments: repeat each Argument
     ) async throws(InjectionError) -> Value? {
         typealias Arguments = (repeat each Argument)
+        return try await awaitedRequestPlacing(
+            Value.self, name: name, found: known,
+            synchronously: { (found) throws(InjectionError) in
+                try requestPlacing(Value.self, name: name, found: found, arguments: repeat each arguments)
+            },
+            matches: { signature in
+                signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
+            },
+            place: { base, _ in ArgumentBuffer.place((repeat each arguments), at: base) },
+            destroy: { base, _ in ArgumentBuffer.destroyPlaced(base, as: Arguments.self) })
+    }
+
+    /// What both forms share: the node found (`known`, else probed), run `synchronously` when it
+    /// needs no `await` now; else, when `matches` accepts its signature, the arguments placed by
+    /// `place` in memory that lives until the awaited plan returns, then destroyed by `destroy`.
+    @inlinable @inline(__always) nonisolated(nonsending)
+    func awaitedRequestPlacing<Value>(
+        _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?,
+        synchronously: (UnownedReference<AnyNode>) throws(InjectionError) -> Value,
+        matches: (DynamicSignature) -> Bool,
+        place: (UnsafeMutableRawPointer, DynamicSignature) -> Void,
+        destroy: (UnsafeMutableRawPointer, DynamicSignature) -> Void
+    ) async throws(InjectionError) -> Value? {
         guard !isShutDown.load(ordering: .relaxed), let found = known ?? compiled(Value.self, name: name) else {
             return nil
         }
-        if found.reading({ node in node.isReady }) {
-            return try requestPlacing(Value.self, name: name, found: found, arguments: repeat each arguments)
-        }
+        if found.reading({ node in node.isReady }) { return try synchronously(found) }
         let node = try found.object.typed(as: Value.self)
-        guard let signature = node.signature,
-              signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
-        else { return nil }
+        guard let signature = node.signature, matches(signature) else { return nil }
         let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
         defer { base.deallocate() }
-        ArgumentBuffer.place((repeat each arguments), at: base)
-        defer { ArgumentBuffer.destroyPlaced(base, as: Arguments.self) }
+        place(base, signature)
+        defer { destroy(base, signature) }
         return try await awaitPlaced(
             node, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity),
             key: AnyKey(type: Value.self, name: name))
