@@ -546,6 +546,20 @@ struct Transfer<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
+extension AsyncBuild {
+    /// The arguments a plan gathered, as the step sends them on to the initializer, closure or
+    /// provider it awaits (`AsyncBuild.arguments(_:as:)`).
+    ///
+    /// Invariant: a plan gathers the arguments of each build anew, into the `AsyncBuild` it
+    /// returns; the caller awaits that build's step once and keeps nothing else of it, so once
+    /// the step has read them, nothing but what it sends them to uses them.
+    @inlinable @inline(__always)
+    static func sent<Arguments>(_ arguments: Arguments) -> sending Arguments {
+        nonisolated(unsafe) let arguments = arguments
+        return arguments
+    }
+}
+
 /// The dynamic arguments of an awaited request, read by the requested node's synchronous
 /// section, possibly on another thread than the one that placed them.
 ///
@@ -676,6 +690,55 @@ extension Prefetched {
 
 /// Invariant: `slots` is read and written only under `lock`.
 extension Outcomes: @unchecked Sendable {}
+
+// MARK: - The task's chain of awaited builds
+
+/// The Swift runtime's binding of a task-local value, which `TaskLocal.withValue` makes around
+/// its body, there through an unspecialized generic call and two async frames of its own (about
+/// 1,100 instructions an awaited request, `AwaitedReentry`); bound in place, it costs two calls.
+/// The runtime exports both functions; the standard library declares them only internally, so
+/// they are found by name.
+///
+/// Invariant: `swift_task_localValuePush` has the signature `void (const HeapObject *key,
+/// OpaqueValue *value, const Metadata *valueType)`, the Swift calling convention, which for three
+/// pointers passes them in the registers the C one does; `key` is the `TaskLocal` object's
+/// address, and it takes the value at `value` (its one reference, `passRetained`), whose type is
+/// that `TaskLocal`'s `Value`, `Link?`, a single reference in memory. `swift_task_localValuePop`
+/// takes nothing. Every `bind` that returns `true` is undone by one `unbind` in the same task,
+/// last bound first, before the function that bound returns or throws (a `defer` right after
+/// it), and no child task started between the two outlives them (an `async let` or a task group
+/// is awaited before its scope ends), as `withValue` requires of its body. When either symbol is
+/// missing, `bind` binds nothing and returns `false`: the caller uses `withValue`.
+private enum TaskLocalBinding {
+    typealias Push = @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    typealias Pop = @convention(c) () -> Void
+    static let functions: (push: Push, pop: Pop)? = {
+        guard let push = runtimeSymbol("swift_task_localValuePush"),
+              let pop = runtimeSymbol("swift_task_localValuePop") else { return nil }
+        return (unsafeBitCast(push, to: Push.self), unsafeBitCast(pop, to: Pop.self))
+    }()
+}
+
+extension AwaitedReentry {
+    /// Makes `link` the innermost link of the task's chain until `unbind()`; `false` when the
+    /// runtime cannot be asked (see `TaskLocalBinding`).
+    @inline(__always)
+    static func bind(_ link: Link) -> Bool {
+        guard let functions = TaskLocalBinding.functions else { return false }
+        var value = Unmanaged.passRetained(link).toOpaque()
+        withUnsafeMutablePointer(to: &value) { value in
+            functions.push(UnsafeRawPointer(Unmanaged.passUnretained($active).toOpaque()), UnsafeMutableRawPointer(value),
+                           unsafeBitCast(Link?.self as Any.Type, to: UnsafeRawPointer.self))
+        }
+        return true
+    }
+
+    /// Ends the innermost `bind(_:)` of this task.
+    @inline(__always)
+    static func unbind() {
+        TaskLocalBinding.functions?.pop()
+    }
+}
 
 // MARK: - Where the caller runs
 

@@ -100,7 +100,7 @@ extension Recipe {
                     let prefetched = try await awaited.values(request, rethrow: rethrow)
                     let section = AsyncSection(request: request, prefetched: prefetched)
                     let step = try section.run { resolution in try plan(&resolution) }
-                    return try Prefetched.cast(try await step.step(section, step.arguments), key, as: Value.self)
+                    return try Prefetched.cast(try await step.awaited(in: section), key, as: Value.self)
                 }
             }
         }

@@ -39,9 +39,10 @@ enum AwaitedReentry {
     /// that a runaway recursion stops in well under a second.
     static let deepest = 10_000
 
-    // The chain's links are bound with `_unsafeInheritExecutor_withValue`: it runs the body where
-    // its caller runs, as every function here does (`nonisolated(nonsending)`), where `withValue`
-    // would leave for the generic executor and come back, two executor switches per level.
+    // The chain's links are bound in place (`bind(_:)`, `unbind()`), where the caller runs, as
+    // every function here does (`nonisolated(nonsending)`). Without them,
+    // `_unsafeInheritExecutor_withValue` also runs the body where its caller runs, where
+    // `withValue` would leave for the generic executor and come back.
     @TaskLocal static var active: Link?
 
     /// Runs the build of `key`, which must not be running already when re-entering it is a
@@ -55,7 +56,10 @@ enum AwaitedReentry {
         guard depth <= deepest else {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
         }
-        return try await $active._unsafeInheritExecutor_withValue(Link(key, outer: active)) { try await body() }
+        let link = Link(key, outer: active)
+        guard bind(link) else { return try await $active._unsafeInheritExecutor_withValue(link) { try await body() } }
+        defer { unbind() }
+        return try await body()
     }
 
     /// Runs an awaited request that builds, its plan awaited off the caller's isolation
@@ -72,9 +76,11 @@ enum AwaitedReentry {
         }
         // The outermost request's link is the same every time: no allocation for it.
         let link = if let active { Link(nil, outer: active) } else { outermost }
-        return try await $active._unsafeInheritExecutor_withValue(link) {
-            try await request.injector.awaitPlan(plan, request)
+        guard bind(link) else {
+            return try await $active._unsafeInheritExecutor_withValue(link) { try await request.injector.awaitPlan(plan, request) }
         }
+        defer { unbind() }
+        return try await request.injector.awaitPlan(plan, request)
     }
 
     /// Throws when `key` is being built in this task or one that started it.

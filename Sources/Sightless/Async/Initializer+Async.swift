@@ -47,21 +47,23 @@ extension Initializer {
             let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
+            // Made once: each build hands it the arguments its plan gathered, as one tuple.
+            let step: AsyncStep = { section, arguments in
+                let arguments = try AsyncBuild.arguments(arguments, as: (repeat each Argument).self)
+                var instance: Instance
+                do {
+                    instance = try await make(repeat each arguments)
+                } catch {
+                    throw rethrow(error)
+                }
+                // Outside the initializer's own failures: a property's carries its path.
+                try finish?(&instance, section)
+                return instance
+            }
             return { resolution in
                 do {
                     var cursor = PlanCursor(plans)
-                    let arguments = (repeat try cursor.next(&resolution, as: (each Argument).self))
-                    return AsyncBuild { section, _ in
-                        var instance: Instance
-                        do {
-                            instance = try await make(repeat each arguments)
-                        } catch {
-                            throw rethrow(error)
-                        }
-                        // Outside the initializer's own failures: a property's carries its path.
-                        try finish?(&instance, section)
-                        return instance
-                    }
+                    return AsyncBuild(step, arguments: (repeat try cursor.next(&resolution, as: (each Argument).self)))
                 } catch {
                     throw rethrow(error)
                 }

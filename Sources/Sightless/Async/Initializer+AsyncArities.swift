@@ -22,7 +22,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, _ in
+            let step: AsyncStep = { section, _ in
                 var instance: Instance
                 do {
                     instance = try await make()
@@ -55,7 +55,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+            let step: AsyncStep = { section, arguments in
                 let a = try AsyncBuild.arguments(arguments, as: A.self)
                 var instance: Instance
                 do {
@@ -109,7 +109,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+            let step: AsyncStep = { section, arguments in
                 let (a, b) = try AsyncBuild.arguments(arguments, as: (A, B).self)
                 var instance: Instance
                 do {
@@ -165,7 +165,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+            let step: AsyncStep = { section, arguments in
                 let (a, b, c) = try AsyncBuild.arguments(arguments, as: (A, B, C).self)
                 var instance: Instance
                 do {
@@ -223,7 +223,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+            let step: AsyncStep = { section, arguments in
                 let (a, b, c, d) = try AsyncBuild.arguments(arguments, as: (A, B, C, D).self)
                 var instance: Instance
                 do {
@@ -283,7 +283,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+            let step: AsyncStep = { section, arguments in
                 let (a, b, c, d, e) = try AsyncBuild.arguments(arguments, as: (A, B, C, D, E).self)
                 var instance: Instance
                 do {
@@ -345,7 +345,7 @@ extension Initializer {
             let finish = try linkFinish(linker)
             let rethrow = linker.rethrow
             // Made once: each build hands it the arguments its plan gathered.
-            let step: @Sendable (AsyncSection, Any) async throws -> Any = { section, arguments in
+            let step: AsyncStep = { section, arguments in
                 let (a, b, c, d, e, f) = try AsyncBuild.arguments(arguments, as: (A, B, C, D, E, F).self)
                 var instance: Instance
                 do {

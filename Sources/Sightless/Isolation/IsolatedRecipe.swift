@@ -139,23 +139,23 @@ extension Recipe {
                concreteType: T.self, buildLocation: initializer.location, awaitedBuild: { linker in
             let make = try asyncLink(linker) { _ in nil }
             let setProperties = try properties.link(linker)
-            return { resolution in
-                let step = try make(&resolution)
-                return AsyncBuild { section, _ -> Any in
-                    let built: T = try Prefetched.cast(try await step.step(section, step.arguments), key.erased, as: T.self)
-                    let instance = Transfer(built)
-                    // Unlike `awaitedInjectable`: set and awoken on the main actor.
-                    let awoken: Transfer<T> = try await MainActor.run {
-                        var built = instance.value
-                        if let setProperties {
-                            try section.run { resolution in try setProperties(&built, &resolution) }
-                        }
-                        try awake(built)
-                        return Transfer(built)
+            // Made once: each build hands it the build of the initializer, awaited first.
+            let step: AsyncStep = { section, initializer in
+                let initializer = try AsyncBuild.arguments(initializer, as: AsyncBuild.self)
+                let built: T = try Prefetched.cast(try await initializer.awaited(in: section), key.erased, as: T.self)
+                let instance = Transfer(built)
+                // Unlike `awaitedInjectable`: set and awoken on the main actor.
+                let awoken: Transfer<T> = try await MainActor.run {
+                    var built = instance.value
+                    if let setProperties {
+                        try section.run { resolution in try setProperties(&built, &resolution) }
                     }
-                    return awoken.value
+                    try awake(built)
+                    return Transfer(built)
                 }
+                return awoken.value
             }
+            return { resolution in AsyncBuild(step, arguments: try make(&resolution)) }
         })
     }
 }

@@ -152,19 +152,26 @@ extension AsyncSection {
 /// reads one back with `Prefetched.cast`, which for an exact type is a comparison.
 @usableFromInline
 struct AsyncBuild {
-    @usableFromInline let step: (AsyncSection, Any) async throws -> Any
+    @usableFromInline let step: AsyncStep
     @usableFromInline let arguments: Any
 
     @inlinable
-    init(_ step: @escaping (AsyncSection, Any) async throws -> Any, arguments: Any = ()) {
+    init(_ step: @escaping AsyncStep, arguments: Any = ()) {
         self.step = step
         self.arguments = arguments
     }
 
-    /// The arguments a plan gathered, as the step that awaits them expects them.
+    /// The arguments a plan gathered, as the step that awaits them expects them, sent on to
+    /// what it awaits (`sent(_:)`).
     @inlinable @inline(__always)
-    static func arguments<Arguments>(_ arguments: Any, as type: Arguments.Type) throws(InjectionError) -> Arguments {
-        try Prefetched.cast(arguments, as: Arguments.self) { mismatch(Arguments.self) }
+    static func arguments<Arguments>(_ arguments: Any, as type: Arguments.Type) throws(InjectionError) -> sending Arguments {
+        sent(try Prefetched.cast(arguments, as: Arguments.self) { mismatch(Arguments.self) })
+    }
+
+    /// Awaits the step with the arguments its plan gathered.
+    @inline(__always) nonisolated(nonsending)
+    func awaited(in section: AsyncSection) async throws -> Any {
+        try await step(section, arguments)
     }
 
     /// The arguments of a build were not those its step expects.
@@ -173,6 +180,17 @@ struct AsyncBuild {
         InjectionError(.internalInconsistency(.argumentPlanType(expected: "\(Arguments.self)")))
     }
 }
+
+/// The step of an `async` build: it awaits the initializer, closure or provider with the
+/// arguments its plan gathered, and runs where its caller runs (on the generic executor, or a
+/// task's preferred one: every plan runs under `Injector.awaitPlan`). A step on the generic
+/// executor of its own switches to it on entry, then back after the call it makes; this one only
+/// switches back after that call: one executor switch less per build, which is about 250
+/// instructions under a task executor preference (`async-graph` 20,061 → 19,315 for three).
+/// Its parameter is not `sending`: a closure literal takes its parameters borrowed, and a
+/// `sending` one owned, so every step would be called through a thunk, one async frame more.
+@usableFromInline
+typealias AsyncStep = nonisolated(nonsending) @Sendable (AsyncSection, Any) async throws -> Any
 
 /// The `async` build of a node that awaits nothing before its own: its arguments gathered in a
 /// section, then its step awaited. Run in place by the section that awaits the node as a leaf
@@ -194,8 +212,8 @@ struct AwaitedStep: Sendable {
     func value(in section: AsyncSection) async throws -> Any {
         var wayBack = false
         let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
-        guard wayBack || handsOutResolver else { return try await step.step(section, step.arguments) }
-        return try await recorded { try await step.step(section, step.arguments) }
+        guard wayBack || handsOutResolver else { return try await step.awaited(in: section) }
+        return try await recorded { try await step.awaited(in: section) }
     }
 }
 
