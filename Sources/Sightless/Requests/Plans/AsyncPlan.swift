@@ -195,12 +195,19 @@ typealias AsyncStep = nonisolated(nonsending) @Sendable (AsyncSection, Any) asyn
 /// The `async` build of a node that awaits nothing before its own: its arguments gathered in a
 /// section, then its step awaited. Run in place by the section that awaits the node as a leaf
 /// (`AnyNode.leafBuild`), one async frame less per leaf than through the node's plan.
-struct AwaitedStep: Sendable {
+final class AwaitedStep: Sendable {
     let plan: Plan<AsyncBuild>
     let handsOutResolver: Bool
     /// Awaits `body`, the step, with the build recorded in the task's chain of builds
     /// (`AwaitedReentry.enter`, made where the node is linked).
     let recorded: @Sendable (_ body: () async throws -> Any) async throws -> Any
+
+    init(plan: @escaping Plan<AsyncBuild>, handsOutResolver: Bool,
+         recorded: @escaping @Sendable (_ body: () async throws -> Any) async throws -> Any) {
+        self.plan = plan
+        self.handsOutResolver = handsOutResolver
+        self.recorded = recorded
+    }
 
     /// The key is being built in this task and the tasks it starts: asking for it again there
     /// with nothing new to build from could only await itself; with creation-time arguments it
@@ -372,11 +379,13 @@ struct AwaitedDependencies: Sendable {
         if apart == nil {
             let values = Prefetched.make(capacity: leaves.count)
             var problems: [InjectionError.Problem] = []
-            for leaf in leaves {
+            // By index: a copy of each leaf would retain and release what it holds.
+            for index in leaves.indices {
+                let node = leaves[index].node
                 do {
-                    values.append(Prefetched.Entry(leaf.node.key, try await leaf.node.leafValue(dependency)))
+                    values.append(Prefetched.Entry(node.key, try await node.leafValue(dependency)))
                 } catch {
-                    problems += leaf.failure(error, rethrow).problems
+                    problems += leaves[index].failure(error, rethrow).problems
                 }
             }
             if let error = InjectionError(problems: problems) { throw error }
