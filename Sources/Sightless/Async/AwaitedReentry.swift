@@ -66,8 +66,9 @@ enum AwaitedReentry {
     /// (`Injector.awaitPlan`): one level more of the task's chain. A build handed
     /// no way back into the injector is not recorded (`Recipe.node`), yet it can still reach
     /// the injector out of band, through a global; each such request nests one level deeper
-    /// and ends in `tooDeep`, as a synchronous one ends on its thread's stack.
-    nonisolated(nonsending)
+    /// and ends in `tooDeep`, as a synchronous one ends on its thread's stack. Inlined where the
+    /// request is made: no async frame of its own.
+    @inline(__always) nonisolated(nonsending)
     static func request<Value>(_ key: AnyKey, _ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> Value {
         let active = active
         let depth = (active?.depth ?? 0) + 1

@@ -461,8 +461,9 @@ struct AwaitedDependencies: Sendable {
 extension Injector {
     /// Runs an async plan outside the caller's isolation, handing its value back: nothing else
     /// holds it (the plan and the request are `Sendable`), so it is sent, with no box whose
-    /// generic type the runtime would look up on every request.
-    nonisolated func awaitPlan<Value>(_ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> sending Value {
+    /// generic type the runtime would look up on every request. Inlined where the request is
+    /// made: the switch to the generic executor stays, the async frame of its own goes.
+    @inline(__always) nonisolated func awaitPlan<Value>(_ plan: AsyncPlan<Value>, _ request: AsyncRequest) async throws -> sending Value {
         try await plan(request)
     }
 }
