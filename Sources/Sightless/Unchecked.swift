@@ -579,7 +579,8 @@ extension AsyncSection: @unchecked Sendable {}
 @usableFromInline
 struct PrefetchedEntry {
     let key: AnyKey
-    let value: Any
+    /// The value until it is taken, then `()`: the plan that took it owns it.
+    var value: Any
     var isTaken = false
 
     init(_ key: AnyKey, _ value: Any) {
@@ -637,7 +638,9 @@ extension Prefetched {
                             header.pointee.first += 1
                         }
                     }
-                    return entries[index].value
+                    // Moved out, not copied: the plan that takes it owns it, and a copy would be
+                    // retained here and released once the plan has cast it.
+                    return Self.moveValue(out: entries + index)
                 }
                 index += 1
             }
@@ -649,6 +652,15 @@ extension Prefetched {
     func destroyEntries() {
         withUnsafeMutablePointers { header, entries in
             _ = entries.deinitialize(count: header.pointee.count)
+        }
+    }
+
+    /// Moves the value out of a taken entry, leaving `()` in its place (trivially destroyed).
+    private static func moveValue(out entry: UnsafeMutablePointer<Entry>) -> Any {
+        withUnsafeMutablePointer(to: &entry.pointee.value) { value in
+            let taken = value.move()
+            value.initialize(to: ())
+            return taken
         }
     }
 }

@@ -27,6 +27,13 @@ private struct Watching: @unchecked Sendable {
     weak var target: Base?
 }
 
+/// Counts its releases.
+private final class ReleaseCounted: Sendable {
+    let released: Locked<Int>
+    init(_ released: Locked<Int>) { self.released = released }
+    deinit { released.withLock { $0 += 1 } }
+}
+
 /// The next value `prefetched` holds for `key`, as a section's plan takes it.
 private func typed<Value>(_ prefetched: Prefetched, _ key: AnyKey, as type: Value.Type) throws -> Value? {
     guard let value = prefetched.take(key) else { return nil }
@@ -98,6 +105,36 @@ struct PrefetchedTests {
         #expect(try typed(prefetched, key, as: Small.self)?.name == "second")
         #expect(try typed(prefetched, key, as: Small.self) == nil)
         #expect(try typed(prefetched, other, as: Large.self)?.d == 4)
+    }
+
+    @Test("a value taken is the taker's alone, and one never taken is released with the values")
+    func takenAndLeftReleasedOnce() throws {
+        let released = Locked(0)
+        let key = Key<ReleaseCounted>().erased
+        var taken: ReleaseCounted? = nil
+        do {
+            let prefetched = Prefetched.make([
+                Prefetched.Entry(key, ReleaseCounted(released)),
+                Prefetched.Entry(key, ReleaseCounted(released)),
+            ])
+            taken = try typed(prefetched, key, as: ReleaseCounted.self)
+            #expect(taken != nil)
+        }
+        // The one left was released with the values; the one taken lives on with its taker.
+        #expect(released.withLock { $0 } == 1)
+        taken = nil
+        #expect(released.withLock { $0 } == 2)
+    }
+
+    @Test("a boxed value taken is read intact after the values are gone")
+    func boxedTakenOutlivesValues() throws {
+        let key = Key<Large>().erased
+        var taken: Large?
+        do {
+            let prefetched = Prefetched.make([Prefetched.Entry(key, Large(a: 1, b: 2, c: 3, d: 4))])
+            taken = try typed(prefetched, key, as: Large.self)
+        }
+        #expect(taken == Large(a: 1, b: 2, c: 3, d: 4))
     }
 
     @Test("a value that is not of its key's type throws internalInconsistency")

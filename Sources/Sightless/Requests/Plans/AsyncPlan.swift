@@ -365,7 +365,7 @@ struct AwaitedDependencies: Sendable {
         case .always: true
         case .stored(let storage): storage.isFilled
         case .allStored(let storages): storages.allSatisfy { $0.isFilled }
-        case .asked: leaves.allSatisfy { $0.node.isReady }
+        case .asked: leaves.indices.allSatisfy { leaves[$0].node.isReady }   // no copy of each leaf
         }
     }
 
