@@ -56,10 +56,7 @@ enum AwaitedReentry {
         guard depth <= deepest else {
             throw InjectionError(.tooDeep(depth: depth, stackSize: nil), path: [key])
         }
-        let link = Link(key, outer: active)
-        guard bind(link) else { return try await $active._unsafeInheritExecutor_withValue(link) { try await body() } }
-        defer { unbind() }
-        return try await body()
+        return try await bound(Link(key, outer: active), body)
     }
 
     /// Runs an awaited request that builds, its plan awaited off the caller's isolation
@@ -77,11 +74,16 @@ enum AwaitedReentry {
         }
         // The outermost request's link is the same every time: no allocation for it.
         let link = if let active { Link(nil, outer: active) } else { outermost }
-        guard bind(link) else {
-            return try await $active._unsafeInheritExecutor_withValue(link) { try await request.injector.awaitPlan(plan, request) }
-        }
+        return try await bound(link) { try await request.injector.awaitPlan(plan, request) }
+    }
+
+    /// Runs `body` with `link` as the task's innermost link: bound in place (`bind(_:)`), or by
+    /// `_unsafeInheritExecutor_withValue` when the runtime cannot be asked.
+    @inline(__always) nonisolated(nonsending)
+    private static func bound<Value>(_ link: Link, _ body: () async throws -> Value) async throws -> Value {
+        guard bind(link) else { return try await $active._unsafeInheritExecutor_withValue(link) { try await body() } }
         defer { unbind() }
-        return try await request.injector.awaitPlan(plan, request)
+        return try await body()
     }
 
     /// Throws when `key` is being built in this task or one that started it.
