@@ -626,6 +626,7 @@ extension Prefetched {
     /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its
     /// type. Untyped, so that no optional `Value` is held: unspecialized, its type would be
     /// looked up at run time.
+    @usableFromInline
     func take(_ key: AnyKey) -> Any? {
         withUnsafeMutablePointers { header, entries in
             var index = header.pointee.first

@@ -62,13 +62,21 @@ final class PlanParts<Values: Sendable>: Sendable {
 
 extension ArgumentPlan {
     /// Links one argument of an initializer: a dynamic one reads its slot of the request's
-    /// arguments; any other runs its dependency's plan, or reads its instance once it exists.
+    /// arguments; any other runs its dependency's plan, or reads its instance once it exists; one
+    /// that awaits in place takes the value awaited for it in a section first, specialized here
+    /// (`Prefetched.takingPlan`).
     @inlinable
     init(_ dependency: Dependency, _ linker: any Linking) throws {
         if dependency.isDynamic {
             self.init(slot: linker.dynamicSlot(for: dependency, as: Value.self))
+            return
+        }
+        let plan = try linker.plan(for: dependency, as: Value.self)
+        let storage = linker.storage(for: dependency)
+        if let key = linker.keyAwaitedInPlace(for: dependency) {
+            self.init(Prefetched.takingPlan(key, otherwise: plan), storage: storage)
         } else {
-            self.init(try linker.plan(for: dependency, as: Value.self), storage: linker.storage(for: dependency))
+            self.init(plan, storage: storage)
         }
     }
 }

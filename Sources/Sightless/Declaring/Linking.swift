@@ -13,6 +13,9 @@ protocol Linking: AnyObject {
     /// The instance storage of a dependency whose scope keeps one, which a plan may read
     /// directly once the instance exists; `nil` for any other dependency.
     func storage(for dependency: Dependency) -> InstanceStorage?
+    /// The key under which a consumer's section holds the value awaited for a dependency that
+    /// awaits in place (`AnyNode.awaitsInPlace`) and is built on no actor; `nil` for any other.
+    func keyAwaitedInPlace(for dependency: Dependency) -> AnyKey?
     /// The plan that reads the dependency's dynamic argument.
     func dynamicPlan<Value>(for dependency: Dependency, as type: Value.Type) -> Plan<Value>
     /// Lays out the dependency's dynamic argument, for a plan that reads it itself.

@@ -80,6 +80,12 @@ final class Linker: Linking, LinkingNode {
         return nodes.node(for: served(dependency.key))?.storage
     }
 
+    func keyAwaitedInPlace(for dependency: Dependency) -> AnyKey? {
+        let found = lastFound.flatMap { $0.key == dependency.key ? $0.node : nil } ?? nodes.node(for: served(dependency.key))
+        guard let node = found, node.awaitsInPlace, node.isolation == nil else { return nil }
+        return node.key
+    }
+
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
         // `Lazy<T>?` or `Factory<T, …>?`: the wrapper when `T` can be built, else nil.
         if let target = dependency.deferredKey, let deferred = Wrapped.self as? any DeferredDependency.Type {
