@@ -58,14 +58,44 @@ final class AsyncScreen: Injectable, Sendable {
     static let initializer = Initializer(AsyncScreen.init(feed:users:title:), .inject, .inject, .dynamic)
 }
 
+/// How hand-wired code opens an `AsyncDB`: by calling its initializer, which the compiler then
+/// inlines (`Direct`, the `async-graph` case), or through a function value, as a container that
+/// stores an `async` initializer must (`ByValue`, the `async-graph-by-value` case).
+protocol AsyncDBOpening: Sendable {
+    func open(_ config: Config) async -> AsyncDB
+}
+
+struct Direct: AsyncDBOpening {
+    @inline(__always)
+    func open(_ config: Config) async -> AsyncDB { await AsyncDB(config: config) }
+}
+
+struct ByValue: AsyncDBOpening {
+    let make: @Sendable (Config) async -> AsyncDB
+    func open(_ config: Config) async -> AsyncDB { await make(config) }
+}
+
+/// `AsyncDB.init(config:)` as a function value, read where the optimizer cannot see which
+/// function it holds.
+@inline(never)
+func asyncDBInitializer() -> @Sendable (Config) async -> AsyncDB {
+    let direct: @Sendable (Config) async -> AsyncDB = AsyncDB.init(config:)
+    let wrapped: @Sendable (Config) async -> AsyncDB = { config in await AsyncDB(config: config) }
+    return ProcessInfo.processInfo.environment["SIGHTLESS_NEVER_SET"] == nil ? direct : wrapped
+}
+
 extension HandWired {
-    func asyncRepo() async -> AsyncRepo { AsyncRepo(db: await AsyncDB(config: getConfig()), logger: getLogger()) }
-    func asyncUsers() async -> AsyncUserService { AsyncUserService(api: api(), repo: await asyncRepo()) }
-    func asyncFeed() async -> AsyncFeedService {
-        AsyncFeedService(api: api(), repo: await asyncRepo(), users: await asyncUsers())
+    func asyncRepo<Opening: AsyncDBOpening>(_ db: Opening) async -> AsyncRepo {
+        AsyncRepo(db: await db.open(getConfig()), logger: getLogger())
     }
-    func asyncScreen(title: String) async -> AsyncScreen {
-        AsyncScreen(feed: await asyncFeed(), users: await asyncUsers(), title: title)
+    func asyncUsers<Opening: AsyncDBOpening>(_ db: Opening) async -> AsyncUserService {
+        AsyncUserService(api: api(), repo: await asyncRepo(db))
+    }
+    func asyncFeed<Opening: AsyncDBOpening>(_ db: Opening) async -> AsyncFeedService {
+        AsyncFeedService(api: api(), repo: await asyncRepo(db), users: await asyncUsers(db))
+    }
+    func asyncScreen<Opening: AsyncDBOpening>(title: String, _ db: Opening) async -> AsyncScreen {
+        AsyncScreen(feed: await asyncFeed(db), users: await asyncUsers(db), title: title)
     }
 }
 
@@ -76,7 +106,7 @@ extension Contenders {
     func asyncGraph(_ contender: Contender, throughFactory: Bool, _ n: Int, _ sink: Sink) async throws {
         switch contender {
         case .handWired:
-            for _ in 0..<n { sink.take(await hand.asyncScreen(title: "Inbox")) }
+            for _ in 0..<n { sink.take(await hand.asyncScreen(title: "Inbox", Direct())) }
         case .sightless where throughFactory:
             let screens = try injector.getInstance(Factory<AsyncScreen, String>.self)
             for _ in 0..<n { sink.take(try await screens.instance("Inbox")) }
@@ -112,6 +142,18 @@ final class InlineExecutor: TaskExecutor, @unchecked Sendable {
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
         return true
+    }
+}
+
+/// The `async-graph-by-value` case, hand-wired only: `AsyncScreen`s wired by hand with each
+/// `AsyncDB` opened through a function value, the least any container that stores an `async`
+/// initializer can pay (a call of an async function it cannot inline, with its frame and its
+/// executor switches).
+func runAsyncGraphByValue(_ contenders: Contenders, _ n: Int, _ sink: Sink) throws {
+    let box = SinkBox(sink)
+    let db = ByValue(make: asyncDBInitializer())
+    try runInline {
+        for _ in 0..<n { box.sink.take(await contenders.hand.asyncScreen(title: "Inbox", db)) }
     }
 }
 

@@ -30,7 +30,7 @@ while let argument = arguments.popFirst() {
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
                    (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, async-factory,
-                    async-singleton,
+                    async-graph-by-value (hand-wired only), async-singleton,
                     server, server-async, child, child-large,
                     child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
                     composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
@@ -62,6 +62,7 @@ if let profile {
         case "app-graph": try contenders.appGraph(contender, profile.count, sink)
         case "async-graph": try runAsyncGraph(contenders, contender, profile.count, sink)
         case "async-factory": try runAsyncGraph(contenders, contender, throughFactory: true, profile.count, sink)
+        case "async-graph-by-value": try runAsyncGraphByValue(contenders, profile.count, sink)
         case "async-singleton", "server", "server-async": try runServer(profile.name, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
