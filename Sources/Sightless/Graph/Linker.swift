@@ -74,15 +74,19 @@ final class Linker: Linking, LinkingNode {
                              location: dependency.location)
     }
 
+    /// The node that fills `dependency`: an initializer asks for a dependency's plan, then at
+    /// once for what else it needs of that node, found again without a lookup.
+    private func linkedNode(for dependency: Dependency) -> AnyNode? {
+        if let (key, node) = lastFound, key == dependency.key { return node }
+        return nodes.node(for: served(dependency.key))
+    }
+
     func storage(for dependency: Dependency) -> InstanceStorage? {
-        // An initializer asks for a dependency's plan, then at once for its storage.
-        if let (key, node) = lastFound, key == dependency.key { return node.storage }
-        return nodes.node(for: served(dependency.key))?.storage
+        linkedNode(for: dependency)?.storage
     }
 
     func keyAwaitedInPlace(for dependency: Dependency) -> AnyKey? {
-        let found = lastFound.flatMap { $0.key == dependency.key ? $0.node : nil } ?? nodes.node(for: served(dependency.key))
-        guard let node = found, node.awaitsInPlace, node.isolation == nil else { return nil }
+        guard let node = linkedNode(for: dependency), node.awaitsInPlace, node.isolation == nil else { return nil }
         return node.key
     }
 
