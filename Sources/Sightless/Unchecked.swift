@@ -461,49 +461,54 @@ extension ProvidedLayout: @unchecked Sendable {}
 /// every value).
 extension ChildValues: @unchecked Sendable {}
 
-/// A child's `ScopedProvisions`, made on first use by whichever thread asks first and published
-/// through an atomic word, so that a child that keeps nothing allocates nothing for it (the
-/// standard library's `AtomicLazyReference` asks the runtime for its generic type every time
-/// one is made).
+/// An injector's `InjectorLifecycle`, made on first use by whichever thread asks first and
+/// published through an atomic word, so that a template's child that keeps nothing allocates
+/// nothing for it (the standard library's `AtomicLazyReference` asks the runtime for its generic
+/// type every time one is made).
 ///
-/// Invariant: `address` holds 0 or the address of a `ScopedProvisions` retained once, by the
+/// Invariant: `address` holds 0 or the address of an `InjectorLifecycle` retained once, by the
 /// thread whose compare-and-exchange stored it; that retain is released once, in `deinit`, when
 /// nothing can read the word any more.
-struct LazyScopedProvisions: ~Copyable {
+struct LazyLifecycle: ~Copyable {
     private let address = Atomic<UInt>(0)
 
     init() {}
 
-    /// The provisions, made now if no thread made them before.
-    func get() -> ScopedProvisions {
+    /// The lifecycle, made by `make` now if no thread made it before.
+    func get(_ make: () -> InjectorLifecycle) -> InjectorLifecycle {
         if let existing { return existing }
-        let made = ScopedProvisions()
+        let made = make()
         let candidate = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
         let (stored, original) = address.compareExchange(expected: 0, desired: candidate, ordering: .acquiringAndReleasing)
         if stored { return made }
+        made.leaveParent()
         Self.object(at: candidate)?.release()
         return Self.object(at: original)?.takeUnretainedValue() ?? made
     }
 
-    /// The provisions, if a thread made them.
-    var existing: ScopedProvisions? {
+    /// The lifecycle, if a thread made it.
+    var existing: InjectorLifecycle? {
         Self.object(at: address.load(ordering: .acquiring))?.takeUnretainedValue()
     }
 
+    /// The injector is released: its lifecycle leaves its parent's.
     deinit {
-        Self.object(at: address.load(ordering: .acquiring))?.release()
+        guard let lifecycle = Self.object(at: address.load(ordering: .acquiring)) else { return }
+        lifecycle.takeUnretainedValue().leaveParent()
+        lifecycle.release()
     }
 
-    private static func object(at address: UInt) -> Unmanaged<ScopedProvisions>? {
-        UnsafeRawPointer(bitPattern: address).map { Unmanaged<ScopedProvisions>.fromOpaque($0) }
+    private static func object(at address: UInt) -> Unmanaged<InjectorLifecycle>? {
+        UnsafeRawPointer(bitPattern: address).map { Unmanaged<InjectorLifecycle>.fromOpaque($0) }
     }
 }
 
 /// Invariant: `storage` is read and written only under `lock`.
 extension LockedDictionary: @unchecked Sendable where Lookup: Sendable, Stored: Sendable {}
 
-/// Invariant: `provisions` and `kept` are read and written only under `lock`.
-extension ScopedProvisions: @unchecked Sendable {}
+/// Invariant: `provisions`, `kept`, `children`, `registrations` and `closed` are read and
+/// written only under `lock`; `table` and `parent` never change.
+extension InjectorLifecycle: @unchecked Sendable {}
 
 /// Invariant: the base index is immutable once made; `latest` is an atomic; `laterIndexes`,
 /// `laterNodes` and `inherited` are only touched under `compiling`.

@@ -10,9 +10,10 @@ extension InstanceStorage {
         _ coordinator: BuildCoordinator, build: @escaping @Sendable () async throws -> Transfer<Value>
     ) async throws -> Value {
         if let value = existing(as: Value.self) { return value }
-        let task = coordinator.withLock { () -> Task<Void, any Error>? in
+        let task = try coordinator.withLock { () throws(InjectionError) -> Task<Void, any Error>? in
             if let running = awaitedBuild { return running }
             if isFilled { return nil }
+            if sealed { throw InjectionError(.injectorShutDown(key: key), path: [key]) }
             let task = Task {
                 do {
                     let value = try await build()

@@ -144,7 +144,7 @@ extension Injector {
         // `instance(_:)`, inlined where the type is known, read a stored value already. Nothing
         // here holds an optional `Value`: unspecialized, its type would be looked up at run time.
         let key = AnyKey(type: Value.self, name: name)
-        if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
+        if isShutDownInFamily { throw shutDownError(key) }
         // Compiled already (nearly always): found with no async call.
         let node = if let found = compiled(Value.self, name: name) {
             try found.object.typed(as: Value.self)
@@ -172,7 +172,7 @@ extension Injector {
         _ type: Value.Type, name: String?, arguments: repeat each Argument
     ) async throws(InjectionError) -> Value {
         let key = AnyKey(type: Value.self, name: name)
-        if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
+        if isShutDownInFamily { throw shutDownError(key) }
         // Compiled already (nearly always): found with no async call.
         let node: Node<Value>
         if let compiled = compiled(Value.self, name: name) {

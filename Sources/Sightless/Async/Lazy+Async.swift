@@ -22,10 +22,16 @@ extension Lazy {
             let node = try injector.compiledNode(Value.self, name: key.name)
             guard let plan = node.asyncPlan else { return try get() }
             if let value = node.storage?.existing(as: Value.self) { return value }
-            if injector.isShutDown.load(ordering: .relaxed) { throw injector.shutDownError(key) }
-            let storage = storage
-            let kept: AsyncPlan<Value> = { request in
-                try await storage.awaitInstance(request.injector.builds) { Transfer(try await plan(request)) }
+            if injector.isShutDownInFamily { throw injector.shutDownError(key) }
+            // A value a scope keeps is the scope's to keep, as with `get()`.
+            let kept: AsyncPlan<Value>
+            if node.meaning.owner != .none {
+                kept = plan
+            } else {
+                let storage = storage
+                kept = { request in
+                    try await storage.awaitInstance(request.injector.builds) { Transfer(try await plan(request)) }
+                }
             }
             do {
                 // A value that awaits a Lazy of itself while it is built would await for ever.

@@ -58,7 +58,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
 
     @usableFromInline
     func child(_ provided: consuming ChildValues) throws(InjectionError) -> Injector {
-        if parent.isShutDown.load(ordering: .relaxed) {
+        if parent.isShutDownInFamily {
             throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         }
         let child = Injector(graph: graph, provided: provided)
@@ -111,6 +111,7 @@ extension Injector {
         guard let compilation = graphCompilation else {
             throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey)))
         }
+        if isShutDownInFamily { throw shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil)) }
         let (nodes, templateCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),
             provided: { binder in

@@ -151,15 +151,12 @@ extension Injector {
     /// This child's provision for the template's node whose scope has identity `slot`, made by
     /// `make` on first use.
     func provision<Value>(for slot: ObjectIdentifier, make: () -> Provision<Value>) -> Provision<Value> {
-        scoped.get().provision(for: slot, make: make)
+        lifecycle.provision(for: slot, make: make)
     }
 
     /// This child's storage for the template's singleton whose node has identity `slot`, made
     /// on first use.
     func storage(for slot: ObjectIdentifier, key: AnyKey) -> InstanceStorage {
-        scoped.get().storage(for: slot, key: key)
+        lifecycle.storage(for: slot, key: key)
     }
-
-    /// The storages this child's scopes keep instances in.
-    var keptStorages: [InstanceStorage] { scoped.existing?.storages ?? [] }
 }

@@ -26,9 +26,13 @@ extension Injector {
     /// - Throws: an ``InjectionError`` listing every problem of the child's graph.
     public func child(modules: [any Module] = [], overrides: [any Module] = []) throws(InjectionError) -> Injector {
         guard let compilation = graphCompilation else { return self }
+        if isShutDownInFamily { throw shutDownError(AnyKey(type: Injector.self, name: nil)) }
         let (nodes, childCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation))
         let child = Injector(nodes: nodes, compilation: childCompilation, parent: self)
+        // Registered with this injector's lifecycle, so that a shutdown of this injector closes
+        // the child's values first.
+        _ = child.lifecycle
         try child.buildEagerValues()
         return child
     }

@@ -99,7 +99,7 @@ extension Injector {
         _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>? = nil,
         run: (Node<Value>) throws -> Value?, general: () throws(InjectionError) -> Value
     ) throws(InjectionError) -> Value {
-        if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil,
+        if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil, !parentIsShutDown,
            let found = known ?? compiled(Value.self, name: name) {
             let placed: Value?
             do {

@@ -62,6 +62,9 @@ public final class Lazy<Value>: Sendable {
         }
         let node = try injector.compiledNode(Value.self, name: key.name)
         if let value = node.storage?.existing(as: Value.self) { return value }
+        // A value a scope keeps is the scope's to keep: kept here too, a value holding a `Lazy`
+        // of itself would keep itself alive, and a child's value would outlive the child.
+        if node.meaning.owner != .none { return try injector.run(node) }
         let storage = storage
         let plan = node.plan
         guard strong == nil else {

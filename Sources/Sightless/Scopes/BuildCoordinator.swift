@@ -51,6 +51,8 @@ final class BuildCoordinator {
         case reentered
         /// Waiting would close a circle of threads waiting for each other.
         case deadlock
+        /// The injector keeping the instance was shut down: nothing is built.
+        case shutDown
     }
 
     /// Waits until `storage` holds an instance or this thread may build it.
@@ -59,6 +61,7 @@ final class BuildCoordinator {
         defer { pthread_mutex_unlock(mutex) }
         while true {
             if storage.isFilled { return .built }
+            if storage.sealed { return .shutDown }
             if storage.builder == 0 {
                 storage.builder = thread
                 return .build
@@ -87,10 +90,10 @@ final class BuildCoordinator {
 
     /// Runs `body` under the coordinator's lock: the bookkeeping of awaited builds (see
     /// `InstanceStorage.awaitInstance`). `body` must not wait or suspend.
-    func withLock<Result>(_ body: () -> Result) -> Result {
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body()
+        return try body()
     }
 
     /// Whether the thread `builder`, or a thread it waits for in turn, waits for an instance

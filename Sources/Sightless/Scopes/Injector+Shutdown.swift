@@ -1,6 +1,7 @@
 extension Injector {
     /// Shuts the injector down: closes every ``Closable`` value its storing scopes kept, in the
-    /// reverse order of their creation, and refuses requests from then on.
+    /// reverse order of their creation, after those of its live children, and refuses requests
+    /// and children from then on, in the injector and in every injector below it.
     ///
     /// ```swift
     /// let injector = try Injector(modules: [ServerModule()])
@@ -10,38 +11,58 @@ extension Injector {
     /// Each value is closed exactly once, however many threads shut the injector down at the
     /// same time: the first call closes them, later calls return at once. A value whose
     /// `close()` throws does not stop the others; every error is reported together, each as
-    /// ``InjectionError/Kind/closeFailed``. A child closes its own values and never its
-    /// parent's; shutting a parent down leaves its children to be shut down themselves. After
-    /// shutdown, a request throws ``InjectionError/Kind/injectorShutDown``; so does one that was
-    /// building a kept value when the injector was shut down, and the value it built is closed.
+    /// ``InjectionError/Kind/closeFailed``.
+    ///
+    /// The family below the injector is shut down with it, and first: the values of its live
+    /// children (and theirs) are closed before its own, the child that began keeping values last
+    /// first, since a child's values may use its parent's. A child shuts down only its own
+    /// values and those of the injectors below it; its parent and its siblings go on. After
+    /// shutdown, a request of the injector or of any injector below it throws
+    /// ``InjectionError/Kind/injectorShutDown``, and so does making a child of one; so does a
+    /// request that was building a kept value when its injector was shut down, and the value it
+    /// built is closed. A value handed out before the shutdown stays with whoever holds it:
+    /// stop using the injector's values (a server stops taking requests and lets those in
+    /// flight end) before shutting it down.
     public func shutDown() throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let storages = sealedStorages()
-            .compactMap { storage in storage.closing.map { (storage, $0) } }
-            .sorted { $0.1.creation > $1.1.creation }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
-        for (storage, closing) in storages {
+        for closing in lifecycle.close(in: builds) {
             // One object may be kept twice (a singleton, and a singleton alias of it): close it once.
-            guard closed.insert(ObjectIdentifier(closing.value)).inserted else { continue }
+            guard closed.insert(ObjectIdentifier(closing.value)).inserted, let closable = closing.value as? any Closable
+            else { continue }
             do {
-                try closing.value.close()
+                try closable.close()
             } catch {
-                problems.append(InjectionError.Problem(
-                    .closeFailed(key: storage.key, error: String(describing: error)), path: [storage.key], underlying: error))
+                problems.append(Self.closeFailed(closing, error))
             }
         }
         if let error = InjectionError(problems: problems) { throw error }
     }
+
+    /// The problem of a value whose `close()` threw.
+    static func closeFailed(_ closing: ClosingValue, _ error: any Error) -> InjectionError.Problem {
+        InjectionError.Problem(
+            .closeFailed(key: closing.key, error: String(describing: error)), path: [closing.key], underlying: error)
+    }
 }
 
 extension Injector {
-    /// The storages of every value the injector keeps, sealed: nothing more is compiled, and a
-    /// value built from now on is closed by its builder rather than stored, so each kept value is
-    /// closed once, by the shutdown or by its builder.
-    func sealedStorages() -> [InstanceStorage] {
-        let storages = nodes.seal().compactMap(\.storage) + keptStorages
-        InstanceStorage.seal(storages, in: builds)
-        return storages
+    /// What this injector's shutdown, and its parents', reach: made on first use, registered
+    /// with the parent's.
+    var lifecycle: InjectorLifecycle {
+        scoped.get { InjectorLifecycle(table: provided.isTemplateChild ? nil : nodes, parent: parent?.lifecycle) }
+    }
+
+    /// `true` once this injector or one of its parents is shut down: it then makes no children,
+    /// and its requests throw ``InjectionError/Kind/injectorShutDown``.
+    @usableFromInline
+    var isShutDownInFamily: Bool {
+        var current = self
+        while true {
+            if current.isShutDown.load(ordering: .acquiring) { return true }
+            guard let parent = current.parent else { return false }
+            current = parent
+        }
     }
 }

@@ -39,12 +39,6 @@ public final class InstanceStorage {
     /// The instance, when it is ``AsyncClosable``; written under the coordinator's lock.
     private var asyncClosable: (any AsyncClosable)?
 
-    /// The stored instance, if it is ``AsyncClosable``, and when it was stored; read like
-    /// `closing`.
-    var awaitedClosing: (value: any AsyncClosable, creation: Int)? {
-        guard isFilled, let asyncClosable else { return nil }
-        return (asyncClosable, creation)
-    }
     /// `true` once the injector that keeps the instance is shut down: an instance built after
     /// that is not stored, and its builder closes it. Guarded by the injector's
     /// `BuildCoordinator`.
@@ -53,13 +47,6 @@ public final class InstanceStorage {
     /// Guarded by the injector's `BuildCoordinator`.
     var awaitedBuild: Task<Void, any Error>?
 
-    /// The stored instance, if it is ``Closable``, and when it was stored. Read after the
-    /// acquiring load that sees the instance, so the fields written before it was published
-    /// are seen too.
-    var closing: (value: any Closable, creation: Int)? {
-        guard isFilled, let closable else { return nil }
-        return (closable, creation)
-    }
     let key: AnyKey
 
     /// An empty storage for the instance of `key`.
@@ -72,8 +59,13 @@ public final class InstanceStorage {
         self.valueType = ObjectIdentifier(key.type)
     }
 
+    /// The instance a shutdown retired: no request finds it any more, and it is freed with the
+    /// storage, since a reader may still hold the address it loaded before. Written under the
+    /// coordinator's lock.
+    private var retired: UnsafeMutableRawPointer?
+
     deinit {
-        if let pointer = stored.load(ordering: .acquiring) { destroy?(pointer) }
+        if let pointer = stored.load(ordering: .acquiring) ?? retired { destroy?(pointer) }
     }
 
     /// `true` once the instance has been built and stored.
@@ -114,6 +106,8 @@ public final class InstanceStorage {
             throw InjectionError(.reentered(key: key, through: .singleton), path: [key])
         case .deadlock:
             throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
+        case .shutDown:
+            throw InjectionError(.injectorShutDown(key: key), path: [key])
         case .build:
             guard valueType == ObjectIdentifier(Value.self) else {
                 coordinator.finish(self) {}
@@ -153,11 +147,23 @@ extension InstanceStorage {
         return true
     }
 
-    /// Seals `storages` under the coordinator's lock: an instance stored before is closed by the
-    /// shutdown, one built after by its builder.
-    static func seal(_ storages: [InstanceStorage], in coordinator: BuildCoordinator) {
+    /// Seals and retires `storages` under the coordinator's lock, for a shutdown: an instance
+    /// stored before is no longer found by any request and is returned, to be closed by the
+    /// shutdown if it is ``Closable`` or ``AsyncClosable``; one built after is closed by its
+    /// builder, and a build not begun yet is refused.
+    static func retire(_ storages: [InstanceStorage], in coordinator: BuildCoordinator) -> [ClosingValue] {
         coordinator.withLock {
-            for storage in storages { storage.sealed = true }
+            var closing: [ClosingValue] = []
+            for storage in storages {
+                storage.sealed = true
+                guard let pointer = storage.stored.load(ordering: .acquiring) else { continue }
+                if let value: AnyObject = storage.asyncClosable ?? storage.closable {
+                    closing.append(ClosingValue(key: storage.key, value: value, creation: storage.creation))
+                }
+                storage.retired = pointer
+                storage.stored.store(nil, ordering: .releasing)
+            }
+            return closing
         }
     }
 

@@ -39,9 +39,11 @@ public final class Injector: Sendable {
     @usableFromInline let provided: ChildValues
     /// `ThreadNesting.slot`, read without the check that the global is initialized.
     @usableFromInline let threadSlot: pthread_key_t
-    /// What a template child's scopes keep, made on the first request of a scoped node: most
-    /// children of a request template keep nothing, and pay for no lock.
-    let scoped = LazyScopedProvisions()
+    /// What a shutdown of the injector or of a parent reaches (`InjectorLifecycle`): made when
+    /// a root or a plain child is made, and for a template's child on the first request of a
+    /// scoped node or its first child; most children of a request template keep nothing, and
+    /// pay for no lock.
+    let scoped = LazyLifecycle()
 
     @inline(__always)
     init(graph: InjectorGraph, provided: consuming ChildValues = ChildValues()) {
@@ -70,6 +72,12 @@ public final class Injector: Sendable {
     @inlinable var owner: CompilationOwner { graph.owner }
     /// The injector a child was made from, kept alive by it.
     @inlinable var parent: Injector? { graph.parent }
+
+    /// `true` once a parent of this injector (not the injector itself) is shut down.
+    @inlinable var parentIsShutDown: Bool {
+        guard let parent else { return false }
+        return parent.isShutDownInFamily
+    }
 }
 
 // MARK: - Running requests
@@ -96,7 +104,7 @@ extension Injector {
                 // The common case: no dynamic arguments and no enclosing request; the
                 // injector is not shut down (checked by the caller). Anything else runs the
                 // general path.
-                guard node.signature == nil, RequestFrame.current(of: self) == nil else {
+                guard node.signature == nil, RequestFrame.current(of: self) == nil, !parentIsShutDown else {
                     return try run(node.typedVerified(as: Value.self))
                 }
                 var resolution = try Resolution(injector: self)
@@ -111,7 +119,7 @@ extension Injector {
     /// A request of a shut-down injector, or of a key not compiled yet.
     @usableFromInline @inline(never)
     func requestCompiling<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
-        if isShutDown.load(ordering: .relaxed) { throw shutDownError(AnyKey(type: Value.self, name: name)) }
+        if isShutDownInFamily { throw shutDownError(AnyKey(type: Value.self, name: name)) }
         guard let found = compiled(Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
@@ -144,7 +152,7 @@ extension Injector {
     /// wraps it (a `Lazy` keeps what it builds).
     @inlinable @inline(__always)
     func run<Value>(_ node: AnyNode, plan: Plan<Value>) throws(InjectionError) -> Value {
-        if isShutDown.load(ordering: .relaxed) { throw shutDownError(node.key) }
+        if isShutDownInFamily { throw shutDownError(node.key) }
         guard node.signature == nil else {
             throw argumentCountError(node.key, signature: node.signature, passed: [])
         }
@@ -199,7 +207,7 @@ extension Injector {
     func run<Value, each Argument>(
         _ node: Node<Value>, key: AnyKey, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        if isShutDown.load(ordering: .relaxed) { throw shutDownError(key) }
+        if isShutDownInFamily { throw shutDownError(key) }
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {

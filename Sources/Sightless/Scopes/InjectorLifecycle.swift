@@ -1,0 +1,112 @@
+/// What a shutdown of an injector, or of one of its parents, reaches: the values the injector
+/// keeps and the lifecycles of its live children. Made on first use: when a root or a plain
+/// child is made, and for a template's child when it first keeps a value or makes a child, so
+/// that a child that keeps nothing pays for nothing.
+///
+/// A lifecycle registers with its parent's when it is made and leaves it when its injector is
+/// released. A shutdown closes the family below the injector first, the child registered last
+/// first, each child's own children before it, then the injector's own values, newest first;
+/// every value once.
+final class InjectorLifecycle {
+    private let lock = Lock()
+    /// A template child's provisions of the template's scoped nodes, by the node's scope slot.
+    private var provisions: [ObjectIdentifier: AnyObject] = [:]
+    /// The storages among `provisions` that keep an instance, in the order they were made.
+    private var kept: [InstanceStorage] = []
+    /// The node table whose storages the injector owns; `nil` for a template's child, whose
+    /// table its siblings share and whose own values are in `kept`.
+    private let table: NodeTable?
+    /// The live children's lifecycles, by identity, with the order they registered in.
+    private var children: [ObjectIdentifier: (order: Int, lifecycle: InjectorLifecycle)] = [:]
+    private var registrations = 0
+    /// `true` once the injector or one of its parents was shut down: a storage made from then
+    /// on is sealed, and a child registering is closed at once.
+    private var closed = false
+    /// The parent's lifecycle, which holds this one from `register` to `leaveParent`.
+    private let parent: InjectorLifecycle?
+
+    /// The lifecycle of an injector whose nodes are `table` (`nil` for a template's child),
+    /// registered with `parent`'s; closed at once when the parent's is closed.
+    init(table: NodeTable?, parent: InjectorLifecycle?) {
+        self.table = table
+        self.parent = parent
+        if let parent, !parent.register(self) { closed = true }
+    }
+
+    /// Registers a child's lifecycle; `false` when this one is closed.
+    private func register(_ child: InjectorLifecycle) -> Bool {
+        lock.withLock {
+            guard !closed else { return false }
+            registrations += 1
+            children[ObjectIdentifier(child)] = (registrations, child)
+            return true
+        }
+    }
+
+    /// Leaves the parent's lifecycle: the injector is being released.
+    func leaveParent() {
+        guard let parent else { return }
+        let identity = ObjectIdentifier(self)
+        parent.lock.withLock { parent.children[identity] = nil }
+    }
+
+    /// A template child's provision for the template's node of scope slot `slot`, made by `make`
+    /// on first use.
+    func provision<Value>(for slot: ObjectIdentifier, make: () -> Provision<Value>) -> Provision<Value> {
+        lock.withLock {
+            if let box = provisions[slot] as? ProvisionBox<Value> { return box.provision }
+            let made = make()
+            provisions[slot] = ProvisionBox(made)
+            if let storage = made.storage { keep(storage) }
+            return made
+        }
+    }
+
+    /// A template child's storage for the template's singleton of node `slot`, made on first use.
+    func storage(for slot: ObjectIdentifier, key: AnyKey) -> InstanceStorage {
+        lock.withLock {
+            if let storage = provisions[slot] as? InstanceStorage { return storage }
+            let storage = InstanceStorage(key)
+            provisions[slot] = storage
+            keep(storage)
+            return storage
+        }
+    }
+
+    /// Keeps a storage just made; under `lock`. Not yet handed to any thread, it is sealed
+    /// without the coordinator's lock when the lifecycle is closed.
+    private func keep(_ storage: InstanceStorage) {
+        if closed { storage.sealed = true }
+        kept.append(storage)
+    }
+
+    /// Closes this lifecycle and every lifecycle below it, once: returns the values to close,
+    /// the children's first (the child registered last first, each child's own children before
+    /// it), then this injector's own, newest first. Each storage is sealed and retired under
+    /// `coordinator`'s lock, so that no request finds its value again.
+    func close(in coordinator: BuildCoordinator) -> [ClosingValue] {
+        let (children, storages) = lock.withLock { () -> ([InjectorLifecycle], [InstanceStorage]) in
+            guard !closed else { return ([], []) }
+            closed = true
+            let children = self.children.values.sorted { $0.order > $1.order }.map(\.lifecycle)
+            self.children = [:]
+            return (children, (table?.seal().compactMap(\.storage) ?? []) + kept)
+        }
+        var closing: [ClosingValue] = []
+        for child in children { closing += child.close(in: coordinator) }
+        closing += InstanceStorage.retire(storages, in: coordinator).sorted { $0.creation > $1.creation }
+        return closing
+    }
+}
+
+/// A value a shutdown closes: kept under `key`, stored `creation`-th in its family.
+struct ClosingValue {
+    let key: AnyKey
+    let value: AnyObject
+    let creation: Int
+}
+
+private final class ProvisionBox<Value> {
+    let provision: Provision<Value>
+    init(_ provision: Provision<Value>) { self.provision = provision }
+}

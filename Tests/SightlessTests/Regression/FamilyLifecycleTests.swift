@@ -1,0 +1,247 @@
+import Sightless
+import Testing
+
+// A family of injectors over time: per-child values released with their child however they
+// were built, one child's shutdown touching only that child, and a parent's shutdown closing
+// its family's values, children first, so that no injector hands out a value it closed.
+
+private final class FamilyLog: Sendable {
+    private let entries = Locked<[String]>([])
+    func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+private final class FamilyPool: Injectable, Closable {
+    let log: FamilyLog
+    init(log: FamilyLog) { self.log = log }
+    static let initializer = Initializer(FamilyPool.init(log:))
+    static var scope: Scope { .singleton }
+    func close() throws { log.add("pool") }
+}
+
+/// A per-child value built with `await`.
+private final class AsyncSession: Injectable, Closable {
+    let log: FamilyLog
+    init(log: FamilyLog) async { self.log = log }
+    static let initializer = Initializer(AsyncSession.init(log:))
+    func close() throws { log.add("async session") }
+}
+
+/// A per-child value built synchronously, over the family's pool.
+private final class SyncSession: Injectable, Closable {
+    let log: FamilyLog
+    let pool: FamilyPool
+    init(log: FamilyLog, pool: FamilyPool) {
+        self.log = log
+        self.pool = pool
+    }
+    static let initializer = Initializer(SyncSession.init(log:pool:))
+    func close() throws { log.add("session") }
+}
+
+/// A per-child value that holds a `Lazy` and a `Factory` of itself.
+private final class SelfHolding: Injectable {
+    let me: Lazy<SelfHolding>
+    let more: Factory<SelfHolding>
+    init(me: Lazy<SelfHolding>, more: Factory<SelfHolding>) {
+        self.me = me
+        self.more = more
+    }
+    static let initializer = Initializer(SelfHolding.init(me:more:))
+}
+
+/// A type first requested after a sibling's shutdown.
+private final class LateType: Injectable {
+    let pool: FamilyPool
+    init(pool: FamilyPool) { self.pool = pool }
+    static let initializer = Initializer(LateType.init(pool:))
+}
+
+private final class RequestID: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+@Suite("A family of injectors over time")
+struct FamilyLifecycleTests {
+    private func root(_ log: FamilyLog) throws -> Injector {
+        try Injector(Bindings { $0.bind(FamilyLog.self).to(instance: log) })
+    }
+
+    @Test("a per-child singleton built by an async initializer is released with its child")
+    func asyncPerChildReleased() async throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(AsyncSession.self).in(.singleton)
+        }
+        let weak = RegressionWeak<AsyncSession>()
+        do {
+            let child = try template.child(RequestID(1))
+            weak.object = try await child.instance(AsyncSession.self)
+        }
+        #expect(weak.object == nil)
+    }
+
+    @Test("a per-child singleton requested with await is released with its child")
+    func awaitedSyncPerChildReleased() async throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(SyncSession.self).in(.singleton)
+        }
+        let weak = RegressionWeak<SyncSession>()
+        do {
+            let child = try template.child(RequestID(1))
+            weak.object = try await child.instance(SyncSession.self)
+        }
+        #expect(weak.object == nil)
+    }
+
+    @Test("a per-child singleton holding a Lazy and a Factory of itself is released with its child")
+    func selfHoldingPerChildReleased() async throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(SelfHolding.self).in(.singleton)
+        }
+        let weakSync = RegressionWeak<SelfHolding>(), weakAwaited = RegressionWeak<SelfHolding>()
+        do {
+            let child = try template.child(RequestID(1))
+            weakSync.object = try child.getInstance(SelfHolding.self)
+            #expect(try weakSync.object?.me.get() === weakSync.object)
+        }
+        do {
+            let child = try template.child(RequestID(2))
+            weakAwaited.object = try await child.instance(SelfHolding.self)
+        }
+        #expect(weakSync.object == nil)
+        #expect(weakAwaited.object == nil)
+    }
+
+    @Test("a template child's shutdown leaves its siblings and later children working")
+    func siblingShutdown() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(SyncSession.self).in(.singleton)
+        }
+        let a = try template.child(RequestID(1)), b = try template.child(RequestID(2))
+        _ = try a.getInstance(SyncSession.self)
+        _ = try b.getInstance(SyncSession.self)
+        try a.shutDown()
+        #expect(log.all == ["session"])
+        #expect(throws: InjectionError.self) { try a.getInstance(LateType.self) }
+        let late = try b.getInstance(LateType.self)
+        let later = try template.child(RequestID(3)).getInstance(LateType.self)
+        #expect(late.pool === later.pool)
+        #expect(late.pool === (try root.getInstance(FamilyPool.self)))
+    }
+
+    @Test("a grandchild of a template child shares the family's singleton after a sibling's shutdown")
+    func grandchildAfterSiblingShutdown() throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { _ in }
+        try template.child(RequestID(1)).shutDown()
+        let grandchild = try template.child(RequestID(2)).child { _ in }
+        #expect(try grandchild.getInstance(LateType.self).pool === (try root.getInstance(FamilyPool.self)))
+    }
+
+    @Test("a shut-down injector makes no children")
+    func noChildOfShutDown() throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { _ in }
+        try root.shutDown()
+        #expect { _ = try root.child { _ in } } throws: { ($0 as? InjectionError)?.kind == .injectorShutDown }
+        #expect { _ = try template.child(RequestID(1)) } throws: { ($0 as? InjectionError)?.kind == .injectorShutDown }
+    }
+
+    @Test("a child of a shut-down injector's child is not made either")
+    func noGrandchildOfShutDown() throws {
+        let root = try root(FamilyLog())
+        let child = try root.child { _ in }
+        let template = try child.childTemplate(providing: RequestID.self) { _ in }
+        try root.shutDown()
+        #expect { _ = try child.child { _ in } } throws: { ($0 as? InjectionError)?.kind == .injectorShutDown }
+        #expect { _ = try template.child(RequestID(1)) } throws: { ($0 as? InjectionError)?.kind == .injectorShutDown }
+    }
+
+    @Test("after a parent's shutdown its live children hand out none of its closed values")
+    func childrenRefuseClosedValues() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let plain = try root.child { _ in }
+        let template = try root.childTemplate(providing: RequestID.self) { _ in }
+        let templateChild = try template.child(RequestID(1))
+        let grandchild = try plain.child { _ in }
+        _ = try root.getInstance(FamilyPool.self)
+        _ = try plain.getInstance(FamilyPool.self)
+        _ = try templateChild.getInstance(FamilyPool.self)
+        _ = try grandchild.getInstance(FamilyPool.self)
+        try root.shutDown()
+        #expect(log.all == ["pool"])
+        for member in [plain, templateChild, grandchild] {
+            #expect { _ = try member.getInstance(FamilyPool.self) } throws: {
+                ($0 as? InjectionError)?.kind == .injectorShutDown
+            }
+        }
+    }
+
+    @Test("a parent's shutdown closes its live children's values first, newest child first")
+    func parentClosesChildrenFirst() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(SyncSession.self).in(.singleton)
+        }
+        let first = try template.child(RequestID(1)), second = try template.child(RequestID(2))
+        let plain = try root.child { $0.bind(SyncSession.self).in(.singleton) }
+        _ = try first.getInstance(SyncSession.self)
+        _ = try plain.getInstance(SyncSession.self)
+        _ = try second.getInstance(SyncSession.self)
+        try root.shutDown()
+        #expect(log.all == ["session", "session", "session", "pool"])
+        for member in [first, second, plain] {
+            #expect { _ = try member.getInstance(SyncSession.self) } throws: {
+                ($0 as? InjectionError)?.kind == .injectorShutDown
+            }
+        }
+    }
+
+    @Test("an awaited shutdown of a parent closes its children's values before its own")
+    func awaitedParentClosesChildrenFirst() async throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(AsyncSession.self).in(.singleton)
+        }
+        let child = try template.child(RequestID(1))
+        _ = try root.getInstance(FamilyPool.self)
+        _ = try await child.instance(AsyncSession.self)
+        try await root.awaitShutDown()
+        #expect(log.all == ["async session", "pool"])
+        await #expect { _ = try await child.instance(AsyncSession.self) } throws: {
+            ($0 as? InjectionError)?.kind == .injectorShutDown
+        }
+    }
+
+    @Test("a child shut down before its parent is not closed twice")
+    func childClosedOnce() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let child = try root.child { $0.bind(SyncSession.self).in(.singleton) }
+        _ = try child.getInstance(SyncSession.self)
+        try child.shutDown()
+        try root.shutDown()
+        #expect(log.all == ["session", "pool"])
+    }
+
+    @Test("a dropped child is not shut down by its parent")
+    func droppedChildForgotten() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        do {
+            let child = try root.child { _ in }
+            _ = try child.getInstance(LateType.self)
+        }
+        try root.shutDown()
+        #expect(log.all == ["pool"])
+    }
+}
