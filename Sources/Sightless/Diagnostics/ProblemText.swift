@@ -242,7 +242,7 @@ enum ProblemText {
         case .injectorReleased:
                         return "Keep the Injector alive while its singletons use their Lazy and Factory dependencies: a singleton's hold it weakly, since the injector holds the singleton."
         case .injectorShutDown:
-            return "Request values before shutDown(), or from another injector (a new child, say)."
+            return "Request values before shutDown() of this injector and of its parents; for work after it, build a new injector."
         case .closeFailed(let key, _):
             return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
         case .needsAwait(let key, _):

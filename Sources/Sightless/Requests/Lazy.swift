@@ -15,7 +15,9 @@
 ///
 /// The first ``get()`` resolves `T` (its binding, or just in time) and keeps the result, so
 /// every later call returns the same value, also when several threads call at once. For a new
-/// instance on every call, inject a ``Factory`` instead.
+/// instance on every call, inject a ``Factory`` instead. A value a scope keeps (a singleton, a
+/// child's singleton, a weak value) is the scope's to keep: each call asks the injector, which
+/// returns the one its scope keeps, so the `Lazy` never keeps it alive longer than the scope.
 ///
 /// A `Lazy` works for as long as it is reachable: it keeps its injector alive, so an object
 /// built for one request may keep using it after every other reference to the injector is
