@@ -507,7 +507,8 @@ struct LazyLifecycle: ~Copyable {
 extension LockedDictionary: @unchecked Sendable where Lookup: Sendable, Stored: Sendable {}
 
 /// Invariant: `provisions`, `kept`, `children`, `registrations` and `closed` are read and
-/// written only under `lock`; `table` and `parent` never change.
+/// written only under `lock`, `slot` and `order` only under the parent's; `table` and `parent`
+/// never change.
 extension InjectorLifecycle: @unchecked Sendable {}
 
 /// Invariant: the base index is immutable once made; `latest` is an atomic; `laterIndexes`,

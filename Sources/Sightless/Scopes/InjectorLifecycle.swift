@@ -16,9 +16,13 @@ final class InjectorLifecycle {
     /// The node table whose storages the injector owns; `nil` for a template's child, whose
     /// table its siblings share and whose own values are in `kept`.
     private let table: NodeTable?
-    /// The live children's lifecycles, by identity, with the order they registered in.
-    private var children: [ObjectIdentifier: (order: Int, lifecycle: InjectorLifecycle)] = [:]
+    /// The live children's lifecycles, in no order: a child leaving takes the last one's place.
+    private var children: [InjectorLifecycle] = []
     private var registrations = 0
+    /// Where this lifecycle is in its parent's `children`, and when it registered there; both
+    /// guarded by the parent's lock.
+    private var slot = -1
+    private var order = 0
     /// `true` once the injector or one of its parents was shut down: a storage made from then
     /// on is sealed, and a child registering is closed at once.
     private var closed = false
@@ -38,7 +42,9 @@ final class InjectorLifecycle {
         lock.withLock {
             guard !closed else { return false }
             registrations += 1
-            children[ObjectIdentifier(child)] = (registrations, child)
+            child.order = registrations
+            child.slot = children.count
+            children.append(child)
             return true
         }
     }
@@ -46,8 +52,15 @@ final class InjectorLifecycle {
     /// Leaves the parent's lifecycle: the injector is being released.
     func leaveParent() {
         guard let parent else { return }
-        let identity = ObjectIdentifier(self)
-        parent.lock.withLock { parent.children[identity] = nil }
+        parent.lock.withLock {
+            guard slot >= 0, slot < parent.children.count, parent.children[slot] === self else { return }
+            let last = parent.children.removeLast()
+            if last !== self {
+                parent.children[slot] = last
+                last.slot = slot
+            }
+            slot = -1
+        }
     }
 
     /// A template child's provision for the template's node of scope slot `slot`, made by `make`
@@ -88,8 +101,9 @@ final class InjectorLifecycle {
         let (children, storages) = lock.withLock { () -> ([InjectorLifecycle], [InstanceStorage]) in
             guard !closed else { return ([], []) }
             closed = true
-            let children = self.children.values.sorted { $0.order > $1.order }.map(\.lifecycle)
-            self.children = [:]
+            let children = self.children.sorted { $0.order > $1.order }
+            for child in children { child.slot = -1 }
+            self.children = []
             return (children, (table?.seal().compactMap(\.storage) ?? []) + kept)
         }
         var closing: [ClosingValue] = []

@@ -1,4 +1,5 @@
 import Sightless
+import Synchronization
 import Testing
 
 // A family of injectors over time: per-child values released with their child however they
@@ -244,4 +245,63 @@ struct FamilyLifecycleTests {
         try root.shutDown()
         #expect(log.all == ["pool"])
     }
+
+    @Test("a parent's shutdown closes the values of the children still alive, whatever order the others were dropped in")
+    func droppedInAnyOrder() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(SyncSession.self).in(.singleton)
+        }
+        var children: [Injector?] = try (0..<12).map { index in
+            let child = index.isMultiple(of: 2) ? try template.child(RequestID(index))
+                : try root.child { $0.bind(SyncSession.self).in(.singleton) }
+            _ = try child.getInstance(SyncSession.self)
+            return child
+        }
+        for index in [3, 0, 11, 7, 4, 8] { children[index] = nil }
+        try root.shutDown()
+        #expect(log.all == Array(repeating: "session", count: 6) + ["pool"])
+    }
+
+    @Test("children made, used and dropped on several threads while the parent shuts down close each value handed out exactly once")
+    func shutdownRacingChildren() throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(CountingSession.self).in(.singleton)
+        }
+        let kept = Locked<[(Injector, CountingSession)]>([])
+        let dropped = Locked<[CountingSession]>([])
+        race(threads: 4) { thread in
+            if thread == 0 {
+                for _ in 0..<100 { _ = try? template.child(RequestID(0)) }
+                try? root.shutDown()
+                return
+            }
+            for index in 0..<300 {
+                guard let child = try? (index.isMultiple(of: 3) ? root.child { $0.bind(CountingSession.self).in(.singleton) }
+                                        : template.child(RequestID(index))),
+                      let session = try? child.getInstance(CountingSession.self) else { continue }
+                if index.isMultiple(of: 5) { try? child.shutDown() }
+                if index.isMultiple(of: 2) {
+                    kept.withLock { $0.append((child, session)) }
+                } else {
+                    dropped.withLock { $0.append(session) }
+                }
+            }
+        }
+        try root.shutDown()
+        // A session handed out by a child that is still alive was closed once, by its child's
+        // shutdown or its parent's; one whose child was dropped was closed at most once.
+        for (_, session) in kept.withLock({ $0 }) { #expect(session.closes.load(ordering: .relaxed) == 1) }
+        for session in dropped.withLock({ $0 }) { #expect(session.closes.load(ordering: .relaxed) <= 1) }
+        #expect { _ = try template.child(RequestID(1)) } throws: { ($0 as? InjectionError)?.kind == .injectorShutDown }
+    }
+}
+
+/// A per-child value that counts its closes.
+private final class CountingSession: Injectable, Closable {
+    let closes = Atomic<Int>(0)
+    static let initializer = Initializer(CountingSession.init)
+    func close() throws { closes.add(1, ordering: .relaxed) }
 }
