@@ -58,7 +58,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
 
     @usableFromInline
     func child(_ provided: consuming ChildValues) throws(InjectionError) -> Injector {
-        if parent.isShutDownInFamily {
+        if graph.builds.parentShutdowns.load(ordering: .relaxed) != 0, parent.isShutDownInFamily {
             throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         }
         let child = Injector(graph: graph, provided: provided)
@@ -111,6 +111,8 @@ extension Injector {
         guard let compilation = graphCompilation else {
             throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey)))
         }
+        // Marked as a parent before it is checked, so that a shutdown racing it counts it as one.
+        lifecycle.markParent()
         if isShutDownInFamily { throw shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil)) }
         let (nodes, templateCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),

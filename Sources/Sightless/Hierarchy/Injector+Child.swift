@@ -26,6 +26,8 @@ extension Injector {
     /// - Throws: an ``InjectionError`` listing every problem of the child's graph.
     public func child(modules: [any Module] = [], overrides: [any Module] = []) throws(InjectionError) -> Injector {
         guard let compilation = graphCompilation else { return self }
+        // Marked as a parent before it is checked, so that a shutdown racing it counts it as one.
+        lifecycle.markParent()
         if isShutDownInFamily { throw shutDownError(AnyKey(type: Injector.self, name: nil)) }
         let (nodes, childCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation))

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Decides, for the instance storages of one injector, which thread builds an instance first,
 /// and lets the others wait for it, without ever waiting in a circle.
@@ -15,7 +16,11 @@ import Darwin
 /// build fails, which wakes the other thread, which then builds on or meets the cycle itself.
 /// Nothing is held while an instance is built; the coordinator's lock guards only this
 /// bookkeeping.
+@usableFromInline
 final class BuildCoordinator {
+    /// How many injectors of the family that made a child or a template have been shut down:
+    /// while none has, a request of a child need not ask its parents whether one was.
+    @usableFromInline let parentShutdowns = Atomic<Int>(0)
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// The storage each waiting thread waits for.

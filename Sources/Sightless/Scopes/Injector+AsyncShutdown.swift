@@ -13,6 +13,8 @@ extension Injector {
     nonisolated(nonsending)
     public func awaitShutDown() async throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let lifecycle = lifecycle
+        if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
         for closing in lifecycle.close(in: builds) {

@@ -25,6 +25,8 @@ extension Injector {
     /// flight end) before shutting it down.
     public func shutDown() throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let lifecycle = lifecycle
+        if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
         for closing in lifecycle.close(in: builds) {
@@ -58,11 +60,8 @@ extension Injector {
     /// and its requests throw ``InjectionError/Kind/injectorShutDown``.
     @usableFromInline
     var isShutDownInFamily: Bool {
-        var current = self
-        while true {
-            if current.isShutDown.load(ordering: .acquiring) { return true }
-            guard let parent = current.parent else { return false }
-            current = parent
-        }
+        // Recursive rather than a loop over a variable, which would retain each parent it held.
+        if isShutDown.load(ordering: .acquiring) { return true }
+        return graph.parent?.isShutDownInFamily ?? false
     }
 }

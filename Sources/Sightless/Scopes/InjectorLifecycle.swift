@@ -26,6 +26,8 @@ final class InjectorLifecycle {
     /// `true` once the injector or one of its parents was shut down: a storage made from then
     /// on is sealed, and a child registering is closed at once.
     private var closed = false
+    /// `true` once the injector made a child or a template.
+    private var isParent = false
     /// The parent's lifecycle, which holds this one from `register` to `leaveParent`.
     private let parent: InjectorLifecycle?
 
@@ -41,6 +43,7 @@ final class InjectorLifecycle {
     private func register(_ child: InjectorLifecycle) -> Bool {
         lock.withLock {
             guard !closed else { return false }
+            isParent = true
             registrations += 1
             child.order = registrations
             child.slot = children.count
@@ -48,6 +51,15 @@ final class InjectorLifecycle {
             return true
         }
     }
+
+    /// Records that the injector made a template, whose children register only once they keep
+    /// a value.
+    func markParent() {
+        lock.withLock { isParent = true }
+    }
+
+    /// Whether the injector made a child or a template.
+    var hasChildren: Bool { lock.withLock { isParent } }
 
     /// Leaves the parent's lifecycle: the injector is being released.
     func leaveParent() {

@@ -73,10 +73,10 @@ public final class Injector: Sendable {
     /// The injector a child was made from, kept alive by it.
     @inlinable var parent: Injector? { graph.parent }
 
-    /// `true` once a parent of this injector (not the injector itself) is shut down.
+    /// `true` once a parent of this injector (not the injector itself) is shut down; its parents
+    /// are asked only once an injector of the family that has children was shut down.
     @inlinable var parentIsShutDown: Bool {
-        guard let parent else { return false }
-        return parent.isShutDownInFamily
+        graph.builds.parentShutdowns.load(ordering: .relaxed) != 0 && (graph.parent?.isShutDownInFamily ?? false)
     }
 }
 

@@ -16,7 +16,7 @@ final class InjectorGraph: Sendable {
     @usableFromInline let parent: Injector?
     /// Decides which thread builds each instance of a storing scope first; shared by a whole
     /// family of injectors, since a child builds its parent's singletons too.
-    let builds: BuildCoordinator
+    @usableFromInline let builds: BuildCoordinator
     /// For a template's children, where their values lie: held here for as long as a child is.
     let layout: ProvidedLayout?
 
