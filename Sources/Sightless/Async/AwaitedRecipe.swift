@@ -188,10 +188,12 @@ extension Recipe {
                         asyncPlan: build, awaited: reason, ready: ready)
         case let perChild as PerChildScope where perChild.declared.strategy is Singleton:
             // A child template's singleton: one storage per child, awaited like any singleton.
-            let slot = ObjectIdentifier(ScopeSlot())
+            // The slot's identity is the node's for as long as the node lives: the closures
+            // keep the slot, or another node's could take its address.
+            let scopeSlot = ScopeSlot()
             let owner = perChild.owner
             let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
-                try injector.templateChild(of: owner, building: key).storage(for: slot, key: key)
+                try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
             }
             let stored: Plan<Value> = { resolution in
                 if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
@@ -201,7 +203,7 @@ extension Recipe {
                 try AwaitedReentry.check(key, through: .singleton)
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
-                return try await child.storage(for: slot, key: key).awaitInstance(request.injector.builds) {
+                return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key).awaitInstance(request.injector.builds) {
                     Transfer(try await recorded(dependency))
                 }
             }

@@ -117,6 +117,24 @@ struct FamilyLifecycleTests {
         #expect(weakAwaited.object == nil)
     }
 
+    @Test("a template child's async singletons of one type under two names are two values")
+    func asyncPerChildSingletonsUnderTwoNames() async throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(Key<AsyncSession>(named: "a")).to { resolver async throws in
+                await AsyncSession(log: try resolver.getInstance(FamilyLog.self))
+            }.in(.singleton)
+            binder.bind(Key<AsyncSession>(named: "b")).to { resolver async throws in
+                await AsyncSession(log: try resolver.getInstance(FamilyLog.self))
+            }.in(.singleton)
+        }
+        let child = try template.child(RequestID(1))
+        let a = try await child.instance(Key<AsyncSession>(named: "a"))
+        let b = try await child.instance(Key<AsyncSession>(named: "b"))
+        #expect(a !== b)
+        #expect(a === (try await child.instance(Key<AsyncSession>(named: "a"))))
+    }
+
     @Test("a template child's shutdown leaves its siblings and later children working")
     func siblingShutdown() throws {
         let log = FamilyLog()
