@@ -21,7 +21,7 @@ private final class FamilyPool: Injectable, Closable {
 }
 
 /// A per-child value built with `await`.
-private final class AsyncSession: Injectable, Closable {
+private final class AsyncSession: Injectable, Closable, Sendable {
     let log: FamilyLog
     init(log: FamilyLog) async { self.log = log }
     static let initializer = Initializer(AsyncSession.init(log:))
@@ -56,6 +56,16 @@ private final class LateType: Injectable {
     let pool: FamilyPool
     init(pool: FamilyPool) { self.pool = pool }
     static let initializer = Initializer(LateType.init(pool:))
+}
+
+private final class ChainInner: Sendable {
+    let session: AsyncSession
+    init(session: AsyncSession) { self.session = session }
+}
+
+private final class ChainOuter: Sendable {
+    let inner: ChainInner
+    init(inner: ChainInner) { self.inner = inner }
 }
 
 private final class RequestID: Sendable {
@@ -133,6 +143,30 @@ struct FamilyLifecycleTests {
         let b = try await child.instance(Key<AsyncSession>(named: "b"))
         #expect(a !== b)
         #expect(a === (try await child.instance(Key<AsyncSession>(named: "a"))))
+    }
+
+    @Test("a template child's awaited chain of singletons over an async build returns")
+    func awaitedPerChildChain() async throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(AsyncSession.self).in(.singleton)
+            binder.bind(ChainInner.self).to(Initializer(ChainInner.init(session:))).in(.singleton)
+            binder.bind(ChainOuter.self).to(Initializer(ChainOuter.init(inner:))).in(.singleton)
+        }
+        let child = try template.child(RequestID(1))
+        let finished = Locked(false)
+        let request = Task {
+            let outer = try await child.instance(ChainOuter.self)
+            finished.withLock { $0 = true }
+            return outer
+        }
+        // A hang fails the test rather than the suite: wait a bounded time for the request.
+        for _ in 0..<2_000 where !finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(finished.withLock { $0 })
+        if finished.withLock({ $0 }) {
+            let outer = try await request.value
+            #expect(outer.inner === (try await child.instance(ChainInner.self)))
+        }
     }
 
     @Test("a template child's shutdown leaves its siblings and later children working")
