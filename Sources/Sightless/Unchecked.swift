@@ -479,7 +479,7 @@ struct LazyLifecycle: ~Copyable {
         if let existing { return existing }
         let made = make()
         let candidate = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
-        let (stored, original) = address.compareExchange(expected: 0, desired: candidate, ordering: .acquiringAndReleasing)
+        let (stored, original) = address.compareExchange(expected: 0, desired: candidate, ordering: .sequentiallyConsistent)
         if stored { return made }
         made.leaveParent()
         Self.object(at: candidate)?.release()

@@ -12,8 +12,9 @@ extension Injector {
     /// ``InjectionError/Kind/closeFailed``. A second shutdown, of either form, does nothing.
     nonisolated(nonsending)
     public func awaitShutDown() async throws(InjectionError) {
-        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let lifecycle = lifecycle
+        guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        // A template's child that kept nothing and made no child has nothing to close.
+        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle else { return }
         if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []

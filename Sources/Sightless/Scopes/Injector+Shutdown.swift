@@ -24,8 +24,9 @@ extension Injector {
     /// stop using the injector's values (a server stops taking requests and lets those in
     /// flight end) before shutting it down.
     public func shutDown() throws(InjectionError) {
-        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let lifecycle = lifecycle
+        guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        // A template's child that kept nothing and made no child has nothing to close.
+        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle else { return }
         if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
@@ -53,7 +54,14 @@ extension Injector {
     /// What this injector's shutdown, and its parents', reach: made on first use, registered
     /// with the parent's.
     var lifecycle: InjectorLifecycle {
-        scoped.get { InjectorLifecycle(table: provided.isTemplateChild ? nil : nodes, parent: parent?.lifecycle) }
+        if let existing = scoped.existing { return existing }
+        let lifecycle = scoped.get { InjectorLifecycle(table: provided.isTemplateChild ? nil : nodes, parent: parent?.lifecycle) }
+        // Made by a request racing a shutdown of the injector, which found none to close: closed
+        // here, so that what a scope keeps from now on is sealed, and closed by its builder.
+        if isShutDown.load(ordering: .sequentiallyConsistent) {
+            for closing in lifecycle.close(in: builds) { try? (closing.value as? any Closable)?.close() }
+        }
+        return lifecycle
     }
 
     /// `true` once this injector or one of its parents is shut down: it then makes no children,
