@@ -14,7 +14,7 @@ extension Injector {
     public func awaitShutDown() async throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return }
         // A template's child that kept nothing and made no child has nothing to close.
-        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle else { return }
+        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle(closingLate: false) else { return }
         if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []

@@ -26,7 +26,7 @@ extension Injector {
     public func shutDown() throws(InjectionError) {
         guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return }
         // A template's child that kept nothing and made no child has nothing to close.
-        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle else { return }
+        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle(closingLate: false) else { return }
         if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
@@ -53,12 +53,15 @@ extension Injector {
 extension Injector {
     /// What this injector's shutdown, and its parents', reach: made on first use, registered
     /// with the parent's.
-    var lifecycle: InjectorLifecycle {
+    var lifecycle: InjectorLifecycle { lifecycle(closingLate: true) }
+
+    /// The lifecycle, made now if there is none; `closingLate` for any caller but the shutdown.
+    func lifecycle(closingLate: Bool) -> InjectorLifecycle {
         if let existing = scoped.existing { return existing }
         let lifecycle = scoped.get { InjectorLifecycle(table: provided.isTemplateChild ? nil : nodes, parent: parent?.lifecycle) }
         // Made by a request racing a shutdown of the injector, which found none to close: closed
         // here, so that what a scope keeps from now on is sealed, and closed by its builder.
-        if isShutDown.load(ordering: .sequentiallyConsistent) {
+        if closingLate, isShutDown.load(ordering: .sequentiallyConsistent) {
             for closing in lifecycle.close(in: builds) { try? (closing.value as? any Closable)?.close() }
         }
         return lifecycle
