@@ -121,6 +121,15 @@ struct StoreSafetyTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    @Test("10 concurrent add processes to a store whose file name is 255 bytes keep all 10 tasks")
+    func concurrentAddsToLongFileName() throws {
+        let sample = try SampleProcess()
+        let store = sample.path(String(repeating: "t", count: 255))
+        let results = try sample.runTogether((1...10).map { ["--store", store, "add", "task \($0)"] })
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
+        #expect(Set(try taskIDs(sample, store: store)) == Set(1...10))
+    }
+
     // Under a sanitizer the sample's runtime handles the file size limit itself (it is killed by
     // the signal, or reports the failed write as its own error), so the case runs in plain builds.
     @Test("a failed write leaves no temporary file and the store as it was",

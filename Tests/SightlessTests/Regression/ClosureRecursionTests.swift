@@ -62,6 +62,13 @@ struct ClosureRecursionTests {
         #expect(try await injector.instance(factorial, arguments: 6) == 720)
     }
 
+    @Test("a closure binding with creation-time arguments recurses when a child requests it")
+    func closureRecursesFromChild() throws {
+        let parent = try Injector(modules: [FactorialModule()])
+        #expect(try parent.child(modules: []).getInstance(factorial, arguments: 5) == 120)
+        #expect(try Injector(modules: []).child(modules: [FactorialModule()]).getInstance(factorial, arguments: 4) == 24)
+    }
+
     @Test("a closure binding with creation-time arguments recurses through a Factory of its key")
     func closureRecursesThroughFactory() throws {
         let injector = try Injector(modules: [BranchModule()])
