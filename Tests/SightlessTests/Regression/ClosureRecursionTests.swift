@@ -62,6 +62,15 @@ struct ClosureRecursionTests {
         #expect(try await injector.instance(factorial, arguments: 6) == 720)
     }
 
+    @Test("a decorated closure binding with creation-time arguments recurses, each level decorated")
+    func decoratedClosureRecurses() throws {
+        let injector = try Injector(modules: [FactorialModule(), Bindings { binder in
+            binder.decorate(factorial) { value, _ in value + 1 }
+        }])
+        // f(1) = 1 + 1; f(n) = n × f(n − 1) + 1.
+        #expect(try injector.getInstance(factorial, arguments: 3) == 3 * (2 * 2 + 1) + 1)
+    }
+
     @Test("a closure binding with creation-time arguments recurses when a child requests it")
     func closureRecursesFromChild() throws {
         let parent = try Injector(modules: [FactorialModule()])
