@@ -94,6 +94,17 @@ struct ClosureRecursionTests {
         #expect(outcome.error?.kind == .tooDeep, "\(outcome)")
     }
 
+    @Test("a closure binding with creation-time arguments that recurses without end is tooDeep when awaited")
+    func endlessAwaitedClosureRecursionIsTooDeep() async throws {
+        let injector = try Injector(modules: [EndlessModule()])
+        do {
+            _ = try await injector.instance(endless, arguments: 0)
+            Issue.record("an endless recursion returned")
+        } catch {
+            #expect(error.kind == .tooDeep, "\(error)")
+        }
+    }
+
     @Test("a closure binding without creation-time arguments that asks for its own key is a cycle")
     func closureWithoutArgumentsAskingForItselfIsACycle() async {
         let injector = try? Injector(modules: [SelfishModule()])
