@@ -99,6 +99,37 @@ struct StoreSafetyTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// File names as long as a file name may be (255 bytes), and one that leaves just room for
+    /// the lock file's suffix; one of two-byte characters, whose bytes cannot be cut anywhere.
+    static let longNames = [
+        String(repeating: "t", count: 250),
+        String(repeating: "t", count: 255),
+        String(repeating: "é", count: 127) + "t",
+    ]
+
+    @Test("a store whose file name is as long as a file name may be takes tasks and leaves no temporary file",
+          arguments: longNames)
+    func longFileName(name: String) throws {
+        let sample = try SampleProcess()
+        let store = sample.path(name)
+        let first = try sample.run("--store", store, "add", "first")
+        #expect(first.status == 0, "\(first.error)")
+        let second = try sample.run("--store", store, "add", "second")
+        #expect(second.status == 0, "\(second.error)")
+        #expect(try taskIDs(sample, store: store) == [1, 2])
+        let left = try FileManager.default.contentsOfDirectory(atPath: sample.directory.path).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test("10 concurrent add processes to a store whose file name is 255 bytes keep all 10 tasks")
+    func concurrentAddsToLongFileName() throws {
+        let sample = try SampleProcess()
+        let store = sample.path(String(repeating: "t", count: 255))
+        let results = try sample.runTogether((1...10).map { ["--store", store, "add", "task \($0)"] })
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
+        #expect(Set(try taskIDs(sample, store: store)) == Set(1...10))
+    }
+
     // Under a sanitizer the sample's runtime handles the file size limit itself (it is killed by
     // the signal, or reports the failed write as its own error), so the case runs in plain builds.
     @Test("a failed write leaves no temporary file and the store as it was",

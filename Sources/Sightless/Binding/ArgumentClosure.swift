@@ -43,7 +43,9 @@ extension Recipe {
             let first = cursor.next(First.self)
             let rest = (repeat cursor.next((each Argument).self))
             let rethrow = linker.rethrow
-            let reentry = ReentryGuard()
+            // Taking creation-time arguments, it may ask for its own key with others: the graph
+            // decided that is a recursion (`Meaning.Reentry`), bounded by the stack and `tooDeep`.
+            let reentry = ReentryGuard(linker.reentry)
             let erased = key.erased
             return { resolution in
                 let head = try first(&resolution)

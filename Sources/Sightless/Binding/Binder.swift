@@ -60,6 +60,16 @@ public final class Binder {
     /// Starts the names of the keys of this binder's contributions, so that a child's do not
     /// meet its parent's: `child 1 ` for a child's modules.
     var contributionPrefix = ""
+    /// How many contributions to each collection this binder recorded: what numbers the next
+    /// one, without a pass over everything recorded.
+    private var contributionCounts: [AnyKey: Int] = [:]
+
+    /// The number of the next contribution to `collection` among this binder's, from 1.
+    func nextContributionNumber(of collection: AnyKey) -> Int {
+        let number = contributionCounts[collection, default: 0] + 1
+        contributionCounts[collection] = number
+        return number
+    }
 
     /// The recorded contextual bindings, in declaration order.
     var contextualBindings: [ContextualBinding] {

@@ -164,7 +164,7 @@ extension Recipe {
     ) -> Recipe {
         Recipe(key, source: source, location: location) { linker in
             let rethrow = linker.rethrow
-            let reentry = ReentryGuard()
+            let reentry = ReentryGuard(linker.reentry)
             let erased = key.erased
             return { resolution in
                 try reentry.enter(&resolution, key: erased, rethrow: rethrow) { injector in

@@ -25,6 +25,9 @@ protocol Linking: AnyObject {
     var rethrow: @Sendable (any Error) -> InjectionError { get }
     /// The identity of the graph the node is linked into.
     var owner: CompilationOwner { get }
+    /// What asking for the node again, from inside its own build, means: the graph's decision
+    /// (`Meaning.Reentry`), which a closure binding's guard reads.
+    var reentry: Meaning.Reentry { get }
 }
 
 /// Lets generic code find out, once, that a dependency's type is an `Optional`.

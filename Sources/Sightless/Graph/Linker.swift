@@ -17,6 +17,7 @@ final class Linker: Linking, LinkingNode {
 
     /// What the graph decided for the node being linked.
     let meaning: Meaning
+    var reentry: Meaning.Reentry { meaning.reentry }
 
     init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner, meaning: Meaning = .plain) {
         self.key = key

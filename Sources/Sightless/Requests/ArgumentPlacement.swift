@@ -147,11 +147,18 @@ extension DynamicSignature {
     /// one piece: its elements are exactly the slots' types, in order, and so lie at the slots'
     /// offsets (a tuple lays out its elements in order, each at the next offset aligned for its
     /// type, as `Builder` lays out the slots). `match` compares the elements one by one, once:
-    /// the tuple's identity is kept, and compared alone from then on.
+    /// the tuple's identity is kept, and compared from then on with the number of arguments
+    /// alone. The number tells apart what the identity cannot: a pack of one argument is its
+    /// element, so one tuple `(Int, String)` has the identity of the two arguments `Int` and
+    /// `String`, and is one argument all the same.
     @inlinable @inline(__always)
     func places<Arguments>(_ type: Arguments.Type, matching match: (inout SlotMatcher) -> Void) -> Bool {
         let identity = UInt(bitPattern: Int(bitPattern: ObjectIdentifier(Arguments.self)))
-        if placedTuple.load(ordering: .relaxed) == identity { return true }
+        if placedTuple.load(ordering: .relaxed) == identity {
+            var counter = SlotMatcher(counting: ())
+            match(&counter)
+            return counter.index == types.count
+        }
         var matcher = SlotMatcher(types)
         match(&matcher)
         guard matcher.matches, matcher.index == types.count, MemoryLayout<Arguments>.size == byteCount else { return false }
@@ -169,6 +176,13 @@ struct SlotMatcher {
 
     @inlinable @inline(__always)
     init(_ types: [ObjectIdentifier]) { self.types = types }
+
+    /// A matcher that only counts the arguments (in `index`), comparing no type.
+    @inlinable @inline(__always)
+    init(counting: Void) {
+        types = []
+        matches = false
+    }
 
     @inlinable @inline(__always)
     mutating func match<Argument>(_ type: Argument.Type) {

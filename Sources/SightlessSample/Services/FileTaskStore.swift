@@ -17,6 +17,9 @@ import Darwin
 ///   list or the new one, whole, even after a crash. A temporary file left by a process that
 ///   died is removed by the next save. A store that is a symbolic link stays one: the file it
 ///   points to is replaced.
+/// - The lock file and the temporary file are named from the store's name, shortened (with a
+///   hash of the whole name) when it leaves no room for their suffixes, so a store may have any
+///   name a file may have.
 final class FileTaskStore: TaskStore, Injectable {
     let path: String
 
@@ -83,9 +86,9 @@ final class FileTaskStore: TaskStore, Injectable {
             throw .software("cannot encode the tasks: \(error)")
         }
         let directory = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        removeStaleTemporaryFiles(of: name, in: directory)
-        let temporary = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+        let stem = Self.temporaryStem(of: (target as NSString).lastPathComponent)
+        removeStaleTemporaryFiles(of: stem, in: directory)
+        let temporary = (directory as NSString).appendingPathComponent(".\(stem).\(getpid()).tmp")
 
         var existing = stat()
         let exists = stat(target, &existing) == 0
@@ -136,10 +139,11 @@ final class FileTaskStore: TaskStore, Injectable {
     }
 
     /// Removes the temporary files that processes which died while saving left beside the
-    /// store. Called under the exclusive lock, so no live process is writing one.
-    private func removeStaleTemporaryFiles(of name: String, in directory: String) {
+    /// store (named from `stem`, see `temporaryStem(of:)`). Called under the exclusive lock, so
+    /// no live process is writing one.
+    private func removeStaleTemporaryFiles(of stem: String, in directory: String) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        let prefix = ".\(name)."
+        let prefix = ".\(stem)."
         for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
             let pid = entry.dropFirst(prefix.count).dropLast(".tmp".count)
             guard !pid.isEmpty, pid.allSatisfy(\.isNumber) else { continue }
@@ -158,7 +162,8 @@ final class FileTaskStore: TaskStore, Injectable {
             // Nothing to lock beside a directory or a device: reading reports what it is.
             return try body()
         }
-        let lockPath = target + ".lock"
+        let lockPath = ((target as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent(Self.stem(of: (target as NSString).lastPathComponent, reserving: ".lock".utf8.count) + ".lock")
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .storeAccess("cannot lock the task store \(path) (\(lockPath)): \(Self.lastError()).")
@@ -189,6 +194,40 @@ final class FileTaskStore: TaskStore, Injectable {
                 : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
         }
         throw .storeAccess("the task store \(path) is a chain of too many symbolic links.")
+    }
+
+    // MARK: - Names of the files beside the store
+
+    /// The longest file name, in bytes, that file systems take (`NAME_MAX`).
+    private static let longestName = 255
+
+    /// What names the store in its temporary files' names, `.STEM.PID.tmp`: room is left for
+    /// the longest process ID, so that a file left by any process is found again.
+    static func temporaryStem(of name: String) -> String {
+        stem(of: name, reserving: ".".utf8.count * 2 + String(Int32.max).utf8.count + ".tmp".utf8.count)
+    }
+
+    /// What names the store in the name of a file beside it whose other parts take `reserved`
+    /// bytes: the store's own name when it fits with them within the longest file name; else as
+    /// much of it as fits, whole characters, with `~` and a hash of the whole name, so that two
+    /// long names that start alike do not share their files. Any valid name of a store then
+    /// leaves room for the files beside it.
+    static func stem(of name: String, reserving reserved: Int) -> String {
+        let room = longestName - reserved
+        guard name.utf8.count > room else { return name }
+        // FNV-1a, 64 bits: the same on every run and every platform, unlike `Hasher`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        let tag = "~" + String(repeating: "0", count: 16 - digits.count) + digits
+        var kept = ""
+        var used = tag.utf8.count
+        for character in name {
+            used += character.utf8.count
+            guard used <= room else { break }
+            kept.append(character)
+        }
+        return kept + tag
     }
 
     // MARK: - Coding

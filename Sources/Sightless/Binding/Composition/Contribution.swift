@@ -94,7 +94,7 @@ extension Binder {
         to collection: Key<Collection>, mapKey: (any Hashable & Sendable)?, description: String?, fileID: String, line: Int,
         gather: @escaping @Sendable ([Contribution]) -> Recipe
     ) -> BindingBuilder<Element> {
-        let index = contributions.filter { $0.collection == collection.erased }.count + 1
+        let index = nextContributionNumber(of: collection.erased)
         let entry = description ?? "\(index)"
         let name = "\(collection.erased.typeName) \(contributionPrefix)\(isRecordingOverrides ? "override " : "")#\(index)"
         let element = Key<Element>(named: name)

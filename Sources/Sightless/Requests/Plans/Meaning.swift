@@ -4,6 +4,7 @@
 /// actor, through a `Lazy` or `Factory`, from a child or a template's child) reads these
 /// decisions from the node; none derives them again, so one declaration means one thing on
 /// every path.
+@usableFromInline
 struct Meaning: Sendable, Equatable {
     /// Which injector of a family keeps the node's value.
     enum Owner: Sendable, Equatable, CustomStringConvertible {
@@ -29,6 +30,7 @@ struct Meaning: Sendable, Equatable {
     }
 
     /// What asking for a node again, from inside its own build, means.
+    @usableFromInline
     enum Reentry: Sendable, Equatable {
         /// Nothing new to build from: it can only recur, so it is a cycle, on every path.
         case cycle
