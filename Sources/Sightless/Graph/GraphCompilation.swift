@@ -13,6 +13,8 @@ final class GraphCompilation: Compilation {
     /// What the modules recorded beyond bindings: decorators, observers, contextual bindings,
     /// contributions and candidates.
     let composition: Composition
+    /// The consumers of the contextual bindings this injector's own modules record.
+    let ownConsumers: Set<AnyKey>
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -38,16 +40,19 @@ final class GraphCompilation: Compilation {
         }
 
         /// Compiles in the parent the just-in-time types of a child's `graph` that reach
-        /// nothing of the child's own (its `bindings`, a key it decorates, a value it is made
-        /// with): such a type means the same in the whole family, so a singleton it declares is
-        /// the family's one, whether a plain child, a template's child or the parent reaches it
-        /// first. Returns whether any was compiled, after which the child's graph is discovered
+        /// nothing of the child's own (its `bindings`, a key it decorates, a consumer of its
+        /// contextual bindings, a value it is made with): such a type means the same in the
+        /// whole family, so a singleton it declares is the family's one, whether a plain child,
+        /// a template's child or the parent reaches it first; one the parent compiled already
+        /// is found there. Returns those compiled, after which the child's graph is discovered
         /// again to find them. A type the parent cannot compile stays the child's, whose graph
-        /// then reports its problems with the child's path.
-        func adoptSharedTypes(of graph: BindingGraph, bindings: [AnyKey: Recipe], decorated: [AnyKey: [Decorator]]) -> Bool {
-            var adopted = false
-            for shared in graph.justInTimeKeysNotReaching(bindings, isOwn: { decorated[$0] != nil }) {
-                if (try? compilation.compile(shared, into: nodes)) != nil { adopted = true }
+        /// then reports its problems with the child's path; and so does one that reaches the
+        /// child's own keys, even when the parent compiled it before: the child's decorators and
+        /// contextual bindings apply to what it builds, whatever its parent built before.
+        func adoptSharedTypes(of graph: BindingGraph, bindings: [AnyKey: Recipe], isOwn: (AnyKey) -> Bool) -> Set<AnyKey> {
+            var adopted: Set<AnyKey> = []
+            for shared in graph.justInTimeKeysNotReaching(bindings, isOwn: isOwn) {
+                if (try? compilation.compile(shared, into: nodes)) != nil { adopted.insert(shared) }
             }
             return adopted
         }
@@ -65,13 +70,23 @@ final class GraphCompilation: Compilation {
         self.eager = eager
         self.parent = parent
         self.composition = composition
+        ownConsumers = Set(composition.contextualBindings.map(\.consumer))
     }
 
-    /// A node this injector does not compile itself: its parent's, unless this injector binds
-    /// the key (a child's override).
-    func inherited(_ key: AnyKey) -> AnyNode? {
-        guard bindings[key] == nil else { return nil }
-        return parent?.node(for: key)
+    /// A node this injector does not compile itself: its parent's, when the parent binds the
+    /// key and this injector does not (a child's override), or when the key is a just-in-time
+    /// type found to be the family's (`shared`). Any other type the parent compiled is
+    /// discovered again here, since it may reach what this injector decorates or binds.
+    func inherited(_ key: AnyKey, shared: Set<AnyKey> = []) -> AnyNode? {
+        guard bindings[key] == nil, let parent, parent.binds(key) || shared.contains(key) || key == Recipe.injectorKey
+        else { return nil }
+        return parent.node(for: key)
+    }
+
+    /// Whether `key` is this injector's own beyond its bindings: a key its modules decorate,
+    /// or the consumer of one of its contextual bindings.
+    func isOwn(_ key: AnyKey) -> Bool {
+        composition.decorators[key] != nil || ownConsumers.contains(key)
     }
 
     /// Records the modules' bindings, merges them with the overrides, then compiles, validates
@@ -105,13 +120,24 @@ final class GraphCompilation: Compilation {
         // At a child's creation, every node compiled before is its parent's; a root injector
         // has none.
         let owner = CompilationOwner()
-        let existing: (AnyKey) -> AnyNode? = parent.map { parent in
-            { key in ownBindings[key] != nil ? nil : parent.node(for: key) }
-        } ?? { _ in nil }
+        // The parent's nodes a child takes as they are: those of the keys it binds, and the
+        // just-in-time types found to be the family's (`shared`); any other type the parent
+        // compiled is discovered again, since it may reach what the child decorates or binds.
+        func existing(shared: Set<AnyKey>) -> (AnyKey) -> AnyNode? {
+            parent.map { parent in
+                { key in
+                    guard ownBindings[key] == nil, parent.binds(key) || shared.contains(key) || key == Recipe.injectorKey
+                    else { return nil }
+                    return parent.node(for: key)
+                }
+            } ?? { _ in nil }
+        }
+        let ownConsumers = Set(composition.contextualBindings.map(\.consumer))
+        let isOwn: (AnyKey) -> Bool = { composition.decorators[$0] != nil || ownConsumers.contains($0) }
         let entryPoints = moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
-        func discover() -> (GraphCompiler, [InjectionError.Problem]) {
-            var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate, existing: existing,
-                                         inherited: { _ in true })
+        func discover(shared: Set<AnyKey> = []) -> (GraphCompiler, [InjectionError.Problem]) {
+            var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate,
+                                         existing: existing(shared: shared), inherited: { _ in true })
             composition.configure(&compiler)
             compiler.contextualBindings = composition.contextualBindings
             compiler.reserveCapacity(merged.bindings.count)
@@ -129,9 +155,9 @@ final class GraphCompilation: Compilation {
         var (compiler, unbuildable) = discover()
         // What a child reaches that is the family's is compiled by the parent, as it is when the
         // child requests it later.
-        if let parent, parent.adoptSharedTypes(of: compiler.graph, bindings: merged.bindings,
-                                               decorated: composition.decorators) {
-            (compiler, unbuildable) = discover()
+        if let parent {
+            let shared = parent.adoptSharedTypes(of: compiler.graph, bindings: merged.bindings, isOwn: isOwn)
+            if !shared.isEmpty { (compiler, unbuildable) = discover(shared: shared) }
         }
         if let error = InjectionError(problems: merged.problems + shadowing + composition.problems + unbuildable
                                       + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
@@ -149,9 +175,9 @@ final class GraphCompilation: Compilation {
 
     /// A compiler for a key first requested here: it finds what this injector compiled before,
     /// and what its parent has.
-    private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?) -> GraphCompiler {
+    private func compiler(_ lookup: @escaping (AnyKey) -> AnyNode?, shared: Set<AnyKey> = []) -> GraphCompiler {
         var compiler = GraphCompiler(bindings: bindings, owner: owner, perChild: isTemplate,
-                                     existing: { key in lookup(key) ?? self.inherited(key) },
+                                     existing: { key in lookup(key) ?? self.inherited(key, shared: shared) },
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         composition.configure(&compiler)
         return compiler
@@ -168,12 +194,12 @@ final class GraphCompilation: Compilation {
             // Types first requested through a child that need nothing of the child's are the
             // parent's to compile, so that a singleton one of them declares is the family's one.
             if let parent {
-                // A type this child decorates is its own to compile, and so is what needs it.
-                let compiledInParent = parent.adoptSharedTypes(of: compiler.graph, bindings: bindings,
-                                                               decorated: composition.decorators)
-                if let node = inherited(key) { return (node, [key: node], true) }
-                if compiledInParent {
-                    compiler = self.compiler(lookup)
+                // A type this child decorates, or that consumes its contextual bindings, is its
+                // own to compile, and so is what needs it.
+                let shared = parent.adoptSharedTypes(of: compiler.graph, bindings: bindings, isOwn: isOwn)
+                if let node = inherited(key, shared: shared) { return (node, [key: node], true) }
+                if !shared.isEmpty {
+                    compiler = self.compiler(lookup, shared: shared)
                     root = compiler.addRoot(key)
                 }
             }
