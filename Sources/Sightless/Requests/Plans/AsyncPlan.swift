@@ -10,6 +10,14 @@
 //
 // A synchronous node has no async plan; an async request of it runs its synchronous plan.
 
+/// What a recipe's link step returns: a synchronous plan, or the plan of an `async` build. Both
+/// go through the same stages (`Recipe.linkedNode`).
+enum LinkedBuild<Value>: Sendable {
+    case synchronous(Plan<Value>)
+    /// Gathers the arguments synchronously, then returns the step that awaits the build.
+    case awaited(Plan<AsyncBuild>)
+}
+
 /// A compiled way to produce one value that needs `await`.
 typealias AsyncPlan<Value> = nonisolated(nonsending) @Sendable (AsyncRequest) async throws -> Value
 
