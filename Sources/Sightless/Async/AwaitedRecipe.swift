@@ -44,7 +44,8 @@ extension Recipe {
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
         handsOutResolver: Bool
     ) throws -> AnyNode {
-        let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies)
+        let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies,
+                                          observing: linker.observers == nil ? nil : key)
         let reason: AnyKey
         // When the one reason is a value isolated to an actor that needs nothing else, a
         // synchronous request off that actor is told so (`offActor`), not to await an `async` build.

@@ -74,6 +74,18 @@ private final class Holder: Injectable, Sendable {
     static let initializer = Initializer(Holder.init(tagged:))
 }
 
+/// Needs a value that needs `await` through one built at once.
+private final class Outer: Injectable, Sendable {
+    init(holder: Holder) {}
+    static let initializer = Initializer(Outer.init(holder:))
+}
+
+/// Awaits its own build, and needs a value that needs `await` through one built at once.
+private final class AsyncOuter: Injectable, Sendable {
+    init(holder: Holder) async { await Task.yield() }
+    static let initializer = Initializer(AsyncOuter.init(holder:) as @Sendable (Holder) async -> AsyncOuter)
+}
+
 @discardableResult
 private func asyncLabelled(_ binder: Binder) -> ScopedBindingBuilder<Labelled> {
     binder.bind(Labelled.self).to { _ async in
@@ -279,6 +291,30 @@ struct AwaitedCompositionTests {
         })
         _ = try await injector.instance(Holder.self)
         #expect(events.withLock { $0.map(\.key) } == [Key<Labelled>().erased, Key<Holder>().erased])
+    }
+
+    @Test("an observer hears of an async dependency with the path from the value requested, as of a synchronous one")
+    func observedDependencyPath() async throws {
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            asyncLabelled(binder)
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        _ = try await injector.instance(Outer.self)
+        #expect(events.withLock { $0.map { $0.path.map(\.typeName) } }
+            == [["Outer", "Holder", "Labelled"], ["Outer", "Holder"], ["Outer"]])
+    }
+
+    @Test("an observer hears of what an async build needs with the path through that build")
+    func observedPathThroughAsyncBuild() async throws {
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            asyncLabelled(binder)
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        _ = try await injector.instance(AsyncOuter.self)
+        #expect(events.withLock { $0.map { $0.path.map(\.typeName) } }
+            == [["AsyncOuter", "Holder", "Labelled"], ["AsyncOuter", "Holder"], ["AsyncOuter"]])
     }
 
     @Test("an observer hears of an async value after its decorators ran, as of a synchronous one")

@@ -53,10 +53,6 @@ final class InstanceObservers: Sendable {
         self.callbacks = callbacks
     }
 
-    /// The keys of the builds with `await` this task runs inside, outermost first: where the path
-    /// of what a synchronous section of theirs builds begins.
-    @TaskLocal static var awaitedPath: [AnyKey] = []
-
     /// The build `build`, reporting what it built to every observer: a synchronous plan's value
     /// when the plan returns it, an `async` build's once it is awaited.
     func observe<Value>(_ build: LinkedBuild<Value>, key: AnyKey, scope: Scope) -> LinkedBuild<Value> {
@@ -70,7 +66,7 @@ final class InstanceObservers: Sendable {
     /// `await` this task runs inside left it.
     private static func observedFrame(_ resolution: inout Resolution) -> RequestFrame {
         let frame = resolution.frame ?? resolution.publishFrame()
-        if frame.observedPath.isEmpty { frame.observedPath = awaitedPath }
+        if frame.observedPath.isEmpty { frame.observedPath = RequestFrame.awaitedPath }
         return frame
     }
 
@@ -82,7 +78,7 @@ final class InstanceObservers: Sendable {
         let step: AsyncStep = { section, arguments in
             let (inner, start, path) = try AsyncBuild.arguments(
                 arguments, as: (AsyncBuild, ContinuousClock.Instant, [AnyKey]).self)
-            let value = try await Self.$awaitedPath.withValue(path) { try await inner.awaited(in: section) }
+            let value = try await RequestFrame.$awaitedPath.withValue(path) { try await inner.awaited(in: section) }
             let event = InstanceEvent(key: key, scope: scope, duration: start.duration(to: ContinuousClock.now), path: path)
             for callback in callbacks { callback(event) }
             return value

@@ -299,6 +299,9 @@ struct AwaitedLeaf: Sendable {
     /// The nodes between the section's node and the leaf, innermost first: each puts its key on
     /// the path of the leaf's failure, as it would had it awaited the leaf itself.
     let through: [@Sendable (any Error) -> InjectionError]
+    /// The keys of those nodes, outermost first: on the path an observer is told of the leaf's
+    /// build.
+    let keys: [AnyKey]
 
     /// The leaves a section of a node with these dependencies that need `await` awaits, in the
     /// order its plans read them.
@@ -307,13 +310,14 @@ struct AwaitedLeaf: Sendable {
         var nextGroup = 1
         for dependency in dependencies {
             guard !dependency.awaitsInPlace else {
-                leaves.append(AwaitedLeaf(node: dependency, group: 0, through: []))
+                leaves.append(AwaitedLeaf(node: dependency, group: 0, through: [], keys: []))
                 continue
             }
             var groups = 0
             for leaf in dependency.awaitedLeaves {
                 leaves.append(AwaitedLeaf(node: leaf.node, group: nextGroup + leaf.group,
-                                          through: leaf.through + [dependency.rethrowingLeaves]))
+                                          through: leaf.through + [dependency.rethrowingLeaves],
+                                          keys: [dependency.key] + leaf.keys))
                 groups = max(groups, leaf.group + 1)
             }
             nextGroup += groups
@@ -347,6 +351,9 @@ struct AwaitedDependencies: Sendable {
     private let mayOverlap: Bool
     /// How `areReady` is decided, from the leaves' readiness when the node is linked.
     private let readiness: Readiness
+    /// The key of the section's node while the injector has observers: the path they are told
+    /// of a leaf's build goes through it (`RequestFrame.awaitedPath`).
+    private let observing: AnyKey?
 
     /// Whether every leaf is ready: always; once the storage of the one leaf that is not
     /// (the common case: a singleton that needs `await`) holds its value; once every such
@@ -358,8 +365,9 @@ struct AwaitedDependencies: Sendable {
         case asked
     }
 
-    init(nodes: [AnyNode]) {
+    init(nodes: [AnyNode], observing: AnyKey? = nil) {
         self.nodes = nodes
+        self.observing = observing
         leaves = AwaitedLeaf.leaves(of: nodes)
         var counts: [Int: Int] = [:]
         for leaf in leaves { counts[leaf.group, default: 0] += 1 }
@@ -407,6 +415,19 @@ struct AwaitedDependencies: Sendable {
     func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         if leaves.isEmpty { return nil }
         let dependency = request.withoutArguments
+        if let observing {
+            return try await RequestFrame.$awaitedPath.withValue(RequestFrame.awaitedPath + [observing]) {
+                try await awaitedValues(dependency, rethrow: rethrow)
+            }
+        }
+        return try await awaitedValues(dependency, rethrow: rethrow)
+    }
+
+    /// What `values` awaits: each leaf's value, those `pending()` names in child tasks.
+    @inline(__always) nonisolated(nonsending)
+    private func awaitedValues(
+        _ dependency: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError
+    ) async throws -> Prefetched {
         let apart = mayOverlap ? pending() : nil
         if apart == nil {
             let values = Prefetched.make(capacity: leaves.count)
@@ -415,7 +436,12 @@ struct AwaitedDependencies: Sendable {
             for index in leaves.indices {
                 let node = leaves[index].node
                 do {
-                    values.append(Prefetched.Entry(node.key, try await node.leafValue(dependency)))
+                    let value = if observing == nil {
+                        try await node.leafValue(dependency)
+                    } else {
+                        try await Self.observedLeafValue(node, keys: leaves[index].keys, dependency)
+                    }
+                    values.append(Prefetched.Entry(node.key, value))
                 } catch {
                     problems += leaves[index].failure(error, rethrow).problems
                 }
@@ -446,22 +472,27 @@ struct AwaitedDependencies: Sendable {
         var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: leaves.count)
         if apart.count == 1, let other = apart.first {
             let node = leaves[other].node
-            async let awaited = Self.outcome(of: node, dependency)
+            let keys = observing == nil ? nil : leaves[other].keys
+            async let awaited = Self.outcome(of: node, dependency, keys: keys)
             for index in leaves.indices where index != other {
-                results[index] = await Self.outcome(of: leaves[index].node, dependency)
+                results[index] = await Self.outcome(of: leaves[index].node, dependency,
+                                                    keys: observing == nil ? nil : leaves[index].keys)
             }
             results[other] = await awaited
         } else {
             // Each branch writes its outcome into its own slot: no result crosses the group.
             let outcomes = Outcomes(count: leaves.count)
             let leaves = leaves
+            let observed = observing != nil
             await withTaskGroup(of: Void.self) { group in
                 for index in apart {
                     let node = leaves[index].node
-                    group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency)) }
+                    let keys = observed ? leaves[index].keys : nil
+                    group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency, keys: keys)) }
                 }
                 for index in leaves.indices where !apart.contains(index) {
-                    outcomes.set(index, await Self.outcome(of: leaves[index].node, dependency))
+                    outcomes.set(index, await Self.outcome(of: leaves[index].node, dependency,
+                                                           keys: observed ? leaves[index].keys : nil))
                 }
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
@@ -479,13 +510,25 @@ struct AwaitedDependencies: Sendable {
         return values
     }
 
-    /// Awaits one leaf's value, its failure kept as an outcome.
+    /// Awaits one leaf's value, its failure kept as an outcome; with `keys` (the injector has
+    /// observers), as `observedLeafValue` does.
     nonisolated(nonsending)
-    private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
+    private static func outcome(of node: AnyNode, _ request: AsyncRequest, keys: [AnyKey]?) async -> Result<Transfer<Any>, any Error> {
         do {
-            return .success(Transfer(try await node.leafValue(request)))
+            guard let keys else { return .success(Transfer(try await node.leafValue(request))) }
+            return .success(Transfer(try await observedLeafValue(node, keys: keys, request)))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Awaits one leaf's value, its build told to observers with `keys`, those of the nodes
+    /// between the section's node and it, on its path.
+    nonisolated(nonsending)
+    private static func observedLeafValue(_ node: AnyNode, keys: [AnyKey], _ request: AsyncRequest) async throws -> Any {
+        guard !keys.isEmpty else { return try await node.leafValue(request) }
+        return try await RequestFrame.$awaitedPath.withValue(RequestFrame.awaitedPath + keys) {
+            try await node.leafValue(request)
         }
     }
 }
