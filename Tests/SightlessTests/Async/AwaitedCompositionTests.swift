@@ -86,6 +86,29 @@ private final class AsyncOuter: Injectable, Sendable {
     static let initializer = Initializer(AsyncOuter.init(holder:) as @Sendable (Holder) async -> AsyncOuter)
 }
 
+/// A second value built with `await`.
+private final class Other: Sendable {}
+
+/// Needs two values built with `await`.
+private final class Pair: Injectable, Sendable {
+    init(labelled: Labelled, other: Other) {}
+    static let initializer = Initializer(Pair.init(labelled:other:))
+}
+
+/// Lets each of two builds go on only once the other has started, or fails after 10 s.
+private final class Rendezvous: Sendable {
+    private let arrived = Locked(0)
+
+    func arrive() async throws {
+        arrived.withLock { $0 += 1 }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while arrived.withLock({ $0 }) < 2 {
+            if ContinuousClock.now > deadline { throw OpenError.refused("the other build never started") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
 @discardableResult
 private func asyncLabelled(_ binder: Binder) -> ScopedBindingBuilder<Labelled> {
     binder.bind(Labelled.self).to { _ async in
@@ -315,6 +338,26 @@ struct AwaitedCompositionTests {
         _ = try await injector.instance(AsyncOuter.self)
         #expect(events.withLock { $0.map { $0.path.map(\.typeName) } }
             == [["AsyncOuter", "Holder", "Labelled"], ["AsyncOuter", "Holder"], ["AsyncOuter"]])
+    }
+
+    @Test("with an observer, the async dependencies of one initializer are still built at the same time")
+    func observedDependenciesConcurrent() async throws {
+        let rendezvous = Rendezvous()
+        let events = Locked<[InstanceEvent]>([])
+        let injector = try Injector(Bindings { binder in
+            binder.bind(Labelled.self).to { _ async throws in
+                try await rendezvous.arrive()
+                return Labelled()
+            }
+            binder.bind(Other.self).to { _ async throws in
+                try await rendezvous.arrive()
+                return Other()
+            }
+            binder.observe { event in events.withLock { $0.append(event) } }
+        })
+        _ = try await injector.instance(Pair.self)
+        #expect(Set(events.withLock { $0.map { $0.path.map(\.typeName) } })
+            == [["Pair", "Labelled"], ["Pair", "Other"], ["Pair"]])
     }
 
     @Test("an observer hears of an async value after its decorators ran, as of a synchronous one")

@@ -297,11 +297,19 @@ struct AwaitedLeaf: Sendable {
     /// more of one node's are awaited at the same time.
     let group: Int
     /// The nodes between the section's node and the leaf, innermost first: each puts its key on
-    /// the path of the leaf's failure, as it would had it awaited the leaf itself.
-    let through: [@Sendable (any Error) -> InjectionError]
-    /// The keys of those nodes, outermost first: on the path an observer is told of the leaf's
-    /// build.
-    let keys: [AnyKey]
+    /// the path of the leaf's failure, as it would had it awaited the leaf itself, and on the
+    /// path an observer is told of the leaf's build.
+    let through: [Through]
+
+    /// One node between a section's node and a leaf: its key, and how it puts that key on the
+    /// path of a failure of the leaf.
+    struct Through: Sendable {
+        let key: AnyKey
+        let rethrow: @Sendable (any Error) -> InjectionError
+    }
+
+    /// The keys of the nodes between the section's node and the leaf, outermost first.
+    var keys: [AnyKey] { through.reversed().map(\.key) }
 
     /// The leaves a section of a node with these dependencies that need `await` awaits, in the
     /// order its plans read them.
@@ -310,14 +318,14 @@ struct AwaitedLeaf: Sendable {
         var nextGroup = 1
         for dependency in dependencies {
             guard !dependency.awaitsInPlace else {
-                leaves.append(AwaitedLeaf(node: dependency, group: 0, through: [], keys: []))
+                leaves.append(AwaitedLeaf(node: dependency, group: 0, through: []))
                 continue
             }
             var groups = 0
             for leaf in dependency.awaitedLeaves {
                 leaves.append(AwaitedLeaf(node: leaf.node, group: nextGroup + leaf.group,
-                                          through: leaf.through + [dependency.rethrowingLeaves],
-                                          keys: [dependency.key] + leaf.keys))
+                                          through: leaf.through + [Through(key: dependency.key,
+                                                                           rethrow: dependency.rethrowingLeaves)]))
                 groups = max(groups, leaf.group + 1)
             }
             nextGroup += groups
@@ -328,7 +336,7 @@ struct AwaitedLeaf: Sendable {
     /// The leaf's failure, as the section's node reports it.
     func failure(_ error: any Error, _ rethrow: @Sendable (any Error) -> InjectionError) -> InjectionError {
         var error = error
-        for wrap in through { error = wrap(error) }
+        for node in through { error = node.rethrow(error) }
         return rethrow(error)
     }
 }
@@ -351,9 +359,16 @@ struct AwaitedDependencies: Sendable {
     private let mayOverlap: Bool
     /// How `areReady` is decided, from the leaves' readiness when the node is linked.
     private let readiness: Readiness
-    /// The key of the section's node while the injector has observers: the path they are told
-    /// of a leaf's build goes through it (`RequestFrame.awaitedPath`).
-    private let observing: AnyKey?
+    /// The section's node while the injector has observers: the path they are told of a leaf's
+    /// build goes through it (`RequestFrame.awaitedPath`). A reference, `nil` without observers:
+    /// a plan that copies these dependencies copies one word more, not a key.
+    private let observing: ObservedSection?
+
+    /// The key of a section's node whose leaves' builds are observed.
+    final class ObservedSection: Sendable {
+        let key: AnyKey
+        init(_ key: AnyKey) { self.key = key }
+    }
 
     /// Whether every leaf is ready: always; once the storage of the one leaf that is not
     /// (the common case: a singleton that needs `await`) holds its value; once every such
@@ -367,7 +382,7 @@ struct AwaitedDependencies: Sendable {
 
     init(nodes: [AnyNode], observing: AnyKey? = nil) {
         self.nodes = nodes
-        self.observing = observing
+        self.observing = observing.map(ObservedSection.init)
         leaves = AwaitedLeaf.leaves(of: nodes)
         var counts: [Int: Int] = [:]
         for leaf in leaves { counts[leaf.group, default: 0] += 1 }
@@ -415,19 +430,7 @@ struct AwaitedDependencies: Sendable {
     func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         if leaves.isEmpty { return nil }
         let dependency = request.withoutArguments
-        if let observing {
-            return try await RequestFrame.$awaitedPath.withValue(RequestFrame.awaitedPath + [observing]) {
-                try await awaitedValues(dependency, rethrow: rethrow)
-            }
-        }
-        return try await awaitedValues(dependency, rethrow: rethrow)
-    }
-
-    /// What `values` awaits: each leaf's value, those `pending()` names in child tasks.
-    @inline(__always) nonisolated(nonsending)
-    private func awaitedValues(
-        _ dependency: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError
-    ) async throws -> Prefetched {
+        if let observing { return try await observedValues(dependency, observing.key, rethrow: rethrow) }
         let apart = mayOverlap ? pending() : nil
         if apart == nil {
             let values = Prefetched.make(capacity: leaves.count)
@@ -436,12 +439,7 @@ struct AwaitedDependencies: Sendable {
             for index in leaves.indices {
                 let node = leaves[index].node
                 do {
-                    let value = if observing == nil {
-                        try await node.leafValue(dependency)
-                    } else {
-                        try await Self.observedLeafValue(node, keys: leaves[index].keys, dependency)
-                    }
-                    values.append(Prefetched.Entry(node.key, value))
+                    values.append(Prefetched.Entry(node.key, try await node.leafValue(dependency)))
                 } catch {
                     problems += leaves[index].failure(error, rethrow).problems
                 }
@@ -472,27 +470,22 @@ struct AwaitedDependencies: Sendable {
         var results = [Result<Transfer<Any>, any Error>?](repeating: nil, count: leaves.count)
         if apart.count == 1, let other = apart.first {
             let node = leaves[other].node
-            let keys = observing == nil ? nil : leaves[other].keys
-            async let awaited = Self.outcome(of: node, dependency, keys: keys)
+            async let awaited = Self.outcome(of: node, dependency)
             for index in leaves.indices where index != other {
-                results[index] = await Self.outcome(of: leaves[index].node, dependency,
-                                                    keys: observing == nil ? nil : leaves[index].keys)
+                results[index] = await Self.outcome(of: leaves[index].node, dependency)
             }
             results[other] = await awaited
         } else {
             // Each branch writes its outcome into its own slot: no result crosses the group.
             let outcomes = Outcomes(count: leaves.count)
             let leaves = leaves
-            let observed = observing != nil
             await withTaskGroup(of: Void.self) { group in
                 for index in apart {
                     let node = leaves[index].node
-                    let keys = observed ? leaves[index].keys : nil
-                    group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency, keys: keys)) }
+                    group.addTask { outcomes.set(index, await Self.outcome(of: node, dependency)) }
                 }
                 for index in leaves.indices where !apart.contains(index) {
-                    outcomes.set(index, await Self.outcome(of: leaves[index].node, dependency,
-                                                           keys: observed ? leaves[index].keys : nil))
+                    outcomes.set(index, await Self.outcome(of: leaves[index].node, dependency))
                 }
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
@@ -510,25 +503,62 @@ struct AwaitedDependencies: Sendable {
         return values
     }
 
-    /// Awaits one leaf's value, its failure kept as an outcome; with `keys` (the injector has
-    /// observers), as `observedLeafValue` does.
+    /// Awaits one leaf's value, its failure kept as an outcome.
     nonisolated(nonsending)
-    private static func outcome(of node: AnyNode, _ request: AsyncRequest, keys: [AnyKey]?) async -> Result<Transfer<Any>, any Error> {
+    private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
-            guard let keys else { return .success(Transfer(try await node.leafValue(request))) }
-            return .success(Transfer(try await observedLeafValue(node, keys: keys, request)))
+            return .success(Transfer(try await node.leafValue(request)))
         } catch {
             return .failure(error)
         }
     }
 
-    /// Awaits one leaf's value, its build told to observers with `keys`, those of the nodes
-    /// between the section's node and it, on its path.
+    /// `values` while the injector has observers: each leaf awaited as there (those `pending()`
+    /// names in child tasks), with the path of its build, as observers are told it, running
+    /// from the section's node `observing` through the nodes between them
+    /// (`RequestFrame.awaitedPath`). Apart from `values`, which pays nothing for it.
     nonisolated(nonsending)
-    private static func observedLeafValue(_ node: AnyNode, keys: [AnyKey], _ request: AsyncRequest) async throws -> Any {
-        guard !keys.isEmpty else { return try await node.leafValue(request) }
-        return try await RequestFrame.$awaitedPath.withValue(RequestFrame.awaitedPath + keys) {
-            try await node.leafValue(request)
+    private func observedValues(
+        _ dependency: AsyncRequest, _ observing: AnyKey, rethrow: @Sendable (any Error) -> InjectionError
+    ) async throws -> Prefetched {
+        let path = RequestFrame.awaitedPath + [observing]
+        let apart = mayOverlap ? pending() ?? [] : []
+        let outcomes = Outcomes(count: leaves.count)
+        let leaves = leaves
+        await withTaskGroup(of: Void.self) { group in
+            for index in apart {
+                let leaf = leaves[index]
+                group.addTask { outcomes.set(index, await Self.observedOutcome(of: leaf, dependency, path: path)) }
+            }
+            for index in leaves.indices where !apart.contains(index) {
+                outcomes.set(index, await Self.observedOutcome(of: leaves[index], dependency, path: path))
+            }
+        }
+        let values = Prefetched.make(capacity: leaves.count)
+        var problems: [InjectionError.Problem] = []
+        for (leaf, result) in zip(leaves, outcomes.all) {
+            switch result {
+            case .success(let value)?: values.append(Prefetched.Entry(leaf.node.key, value.value))
+            case .failure(let error)?: problems += leaf.failure(error, rethrow).problems
+            case nil: break
+            }
+        }
+        if let error = InjectionError(problems: problems) { throw error }
+        return values
+    }
+
+    /// Awaits one leaf's value with `path` and the keys between the section's node and it as the
+    /// path of the builds it runs inside, its failure kept as an outcome.
+    nonisolated(nonsending)
+    private static func observedOutcome(
+        of leaf: AwaitedLeaf, _ request: AsyncRequest, path: [AnyKey]
+    ) async -> Result<Transfer<Any>, any Error> {
+        await RequestFrame.$awaitedPath.withValue(path + leaf.keys) {
+            do {
+                return .success(Transfer(try await leaf.node.leafValue(request)))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }
