@@ -131,8 +131,9 @@ extension Binder {
     /// ```
     ///
     /// Decorators of one key apply in declaration order, the first innermost, around whatever
-    /// provides the key, an override included. They run inside the key's scope: a singleton is
-    /// decorated once, an unscoped key on every request. Decorating a key that nothing binds
+    /// provides the key, an override included, a binding built with `await` too (its value once
+    /// it is awaited). They run inside the key's scope: a singleton is decorated once, an
+    /// unscoped key on every request. Decorating a key that nothing binds
     /// (and that is no ``Injectable`` type) is an ``InjectionError/Kind/unusedDeclaration``
     /// error when the injector is built.
     public func decorate<Value>(

@@ -121,9 +121,10 @@ extension Binder {
     /// ```
     ///
     /// Values kept by a scope are reported when they are built, not when they are read again;
-    /// instances bound with `to(instance:)` and aliases are not built and not reported. The
-    /// callback runs on the requesting thread, inside the request: keep it short, and do not
-    /// request from the injector in it. An injector with no observer pays nothing for them;
+    /// instances bound with `to(instance:)` and aliases are not built and not reported. A value
+    /// built with `await` is reported like any other, once it is built. The callback runs on
+    /// the requesting thread (or in the task that awaits the build), inside the request: keep
+    /// it short, and do not request from the injector in it. An injector with no observer pays nothing for them;
     /// a child injector reports to its parent's observers too.
     public func observe(_ callback: @escaping @Sendable (InstanceEvent) -> Void) {
         record(.observer(callback))
