@@ -64,6 +64,24 @@ private enum AwaitedCycle {
         static let initializer = Initializer(Third.init(next:meeting:))
     }
 
+    /// Awaits `Tail`, which needs nothing back.
+    final class Head: Injectable, Sendable {
+        let tail: Tail
+        init(tail: Lazy<Tail>, meeting: Meeting) async throws {
+            await meeting.arrive()
+            self.tail = try await tail.value
+        }
+        static let initializer = Initializer(Head.init(tail:meeting:))
+    }
+
+    final class Tail: Injectable, Sendable {
+        init(meeting: Meeting) async {
+            await meeting.arrive()
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        static let initializer = Initializer(Tail.init(meeting:))
+    }
+
     static func pingPong(_ scope: Scope, meeting: Meeting) -> Bindings {
         Bindings { binder in
             binder.bind(Meeting.self).to(instance: meeting)
@@ -170,6 +188,24 @@ struct RegressionAwaitedCycleDeadlockTests {
             }
         }
         AwaitedCycle.check(outcomes, naming: [Key<AwaitedCycle.Ping>().erased, Key<AwaitedCycle.Pong>().erased])
+    }
+
+    @Test("an async singleton that awaits one another task is building, which needs nothing back, waits for it and gets it")
+    func waitWithoutCycle() async throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind(AwaitedCycle.Meeting.self).to(instance: AwaitedCycle.Meeting(expected: 2))
+            binder.bind(AwaitedCycle.Head.self).in(.singleton)
+            binder.bind(AwaitedCycle.Tail.self).in(.singleton)
+        })
+        let outcomes = await outcomesWithin(AwaitedCycle.deadline, tasks: 2) { task in
+            if task == 0 {
+                _ = try await injector.instance(AwaitedCycle.Head.self)
+            } else {
+                _ = try await injector.instance(AwaitedCycle.Tail.self)
+            }
+        }
+        #expect(outcomes?.allSatisfy { if case .success = $0 { true } else { false } } == true, "\(String(describing: outcomes))")
+        #expect(try injector.getInstance(AwaitedCycle.Head.self).tail === injector.getInstance(AwaitedCycle.Tail.self))
     }
 
     @Test("two async singletons that await each other through Lazy, awaited from one task, end in cyclicDependency")
