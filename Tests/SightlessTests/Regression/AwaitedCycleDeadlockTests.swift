@@ -64,6 +64,22 @@ private enum AwaitedCycle {
         static let initializer = Initializer(Third.init(next:meeting:))
     }
 
+    final class Tick: Injectable, Sendable {
+        init(other: Factory<Tock>, meeting: Meeting) async throws {
+            await meeting.arrive()
+            _ = try await other.instance()
+        }
+        static let initializer = Initializer(Tick.init(other:meeting:))
+    }
+
+    final class Tock: Injectable, Sendable {
+        init(other: Factory<Tick>, meeting: Meeting) async throws {
+            await meeting.arrive()
+            _ = try await other.instance()
+        }
+        static let initializer = Initializer(Tock.init(other:meeting:))
+    }
+
     /// Awaits `Tail`, which needs nothing back.
     final class Head: Injectable, Sendable {
         let tail: Tail
@@ -188,6 +204,23 @@ struct RegressionAwaitedCycleDeadlockTests {
             }
         }
         AwaitedCycle.check(outcomes, naming: [Key<AwaitedCycle.Ping>().erased, Key<AwaitedCycle.Pong>().erased])
+    }
+
+    @Test("two async singletons that await each other through Factory, awaited from two tasks at once, end in cyclicDependency, not a hang")
+    func factoryCycleFromTwoTasks() async throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind(AwaitedCycle.Meeting.self).to(instance: AwaitedCycle.Meeting(expected: 2))
+            binder.bind(AwaitedCycle.Tick.self).in(.singleton)
+            binder.bind(AwaitedCycle.Tock.self).in(.singleton)
+        })
+        let outcomes = await outcomesWithin(AwaitedCycle.deadline, tasks: 2) { task in
+            if task == 0 {
+                _ = try await injector.instance(AwaitedCycle.Tick.self)
+            } else {
+                _ = try await injector.instance(AwaitedCycle.Tock.self)
+            }
+        }
+        AwaitedCycle.check(outcomes, naming: [Key<AwaitedCycle.Tick>().erased, Key<AwaitedCycle.Tock>().erased])
     }
 
     @Test("an async singleton that awaits one another task is building, which needs nothing back, waits for it and gets it")
