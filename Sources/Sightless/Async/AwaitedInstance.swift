@@ -1,6 +1,8 @@
 extension InstanceStorage {
     /// The instance, built by `build` in a task of its own the first time it is awaited: every
-    /// caller that awaits it while it is being built waits for that one build.
+    /// caller that awaits it while it is being built waits for that one build, unless that build
+    /// waits, directly or through others, for the build the caller runs in: then the caller
+    /// throws a cycle error instead of waiting, as a thread does (`BuildCoordinator`).
     ///
     /// No lock is held while the build runs: the coordinator's lock guards only the handing out
     /// of the build's task, and its end. The build runs in its own task, so a caller that is cancelled does not cancel it
@@ -10,13 +12,20 @@ extension InstanceStorage {
         _ coordinator: BuildCoordinator, build: @escaping @Sendable () async throws -> Transfer<Value>
     ) async throws -> Value {
         if let value = existing(as: Value.self) { return value }
-        let task = try coordinator.withLock { () throws(InjectionError) -> Task<Void, any Error>? in
-            if let running = awaitedBuild { return running }
-            if isFilled { return nil }
-            if sealed { throw InjectionError(.injectorShutDown(key: key), path: [key]) }
+        // The awaited build this code runs in, if any: it waits for this storage's build, which
+        // must not wait for it in turn (`BuildCoordinator.beginAwaitedWait`).
+        let waiter = AwaitedReentry.building
+        let claim = coordinator.withLock { () -> AwaitedClaim in
+            if let running = awaitedBuild {
+                if let waiter, let circle = coordinator.beginAwaitedWait(waiter, for: self) { return .circle(circle) }
+                return .wait(running)
+            }
+            if isFilled { return .built }
+            // The injector keeping it was shut down: nothing is built.
+            if sealed { return .shutDown }
             let task = Task {
                 do {
-                    let value = try await build()
+                    let value = try await AwaitedReentry.$building.withValue(self) { try await build() }
                     var kept = false
                     coordinator.finish(self) {
                         kept = self.store(value.value)
@@ -30,14 +39,38 @@ extension InstanceStorage {
                 }
             }
             awaitedBuild = task
-            return task
+            // Nothing waits for a build just begun: no circle to look for.
+            if let waiter { _ = coordinator.beginAwaitedWait(waiter, for: self) }
+            return .wait(task)
         }
-        try await task?.value
+        switch claim {
+        case .built:
+            break
+        case .circle(let keys):
+            throw InjectionError(.reentered(key: key, through: .otherThread), path: keys)
+        case .shutDown:
+            throw InjectionError(.injectorShutDown(key: key), path: [key])
+        case .wait(let task):
+            defer {
+                if let waiter { coordinator.withLock { coordinator.endAwaitedWait(waiter, for: self) } }
+            }
+            try await task.value
+        }
         guard let value = existing(as: Value.self) else {
             throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
         }
         return value
     }
+}
+
+/// What a caller of `awaitInstance` does: read the stored instance, wait for the build under
+/// way, or fail, since that build waits for the one the caller runs in (the keys of the circle),
+/// or since the injector keeping the instance was shut down.
+private enum AwaitedClaim {
+    case built
+    case wait(Task<Void, any Error>)
+    case circle([AnyKey])
+    case shutDown
 }
 
 extension InstanceStorage {

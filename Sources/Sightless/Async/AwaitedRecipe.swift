@@ -1,13 +1,6 @@
 // The recipes whose own build is `async`, and how any recipe becomes a node that needs `await`
 // when what it builds at once does (see `AsyncPlan`).
 
-/// What a recipe's link step returns: a synchronous plan, or the plan of an `async` build.
-enum LinkedBuild<Value>: Sendable {
-    case synchronous(Plan<Value>)
-    /// Gathers the arguments synchronously, then returns the step that awaits the build.
-    case awaited(Plan<AsyncBuild>)
-}
-
 extension Recipe {
     /// A recipe whose own build is `async`.
     init<Value>(
@@ -22,10 +15,12 @@ extension Recipe {
             { _ in throw InjectionError(.needsAwait(key: erased, awaited: erased), path: [erased]) }
         }
         self.isAsync = true
+        let reported = source.buildsValues
         self.makeNode = { linker, scope in
             // The build runs in a section that awaited every leaf of its dependencies.
             linker.guardsAwaited = true
-            return try Recipe.node(erased, linker, scope, build: LinkedBuild<Value>.awaited(try awaitedBuild(linker)), handsOutResolver: handsOutResolver)
+            return try Recipe.linkedNode(erased, linker, scope, build: LinkedBuild<Value>.awaited(try awaitedBuild(linker)),
+                                         reported: reported, handsOutResolver: handsOutResolver)
         }
     }
 
@@ -49,7 +44,8 @@ extension Recipe {
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
         handsOutResolver: Bool
     ) throws -> AnyNode {
-        let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies)
+        let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies,
+                                          observing: linker.observers == nil ? nil : key)
         let reason: AnyKey
         // When the one reason is a value isolated to an actor that needs nothing else, a
         // synchronous request off that actor is told so (`offActor`), not to await an `async` build.

@@ -45,6 +45,11 @@ enum AwaitedReentry {
     // `withValue` would leave for the generic executor and come back.
     @TaskLocal static var active: Link?
 
+    /// The storage whose awaited build this task runs, innermost, if any
+    /// (`InstanceStorage.awaitInstance`): the chain tells the keys this task builds, this the one
+    /// build other tasks may be waiting for, for the wait-for circle across tasks.
+    @TaskLocal static var building: InstanceStorage?
+
     /// Runs the build of `key`, which must not be running already when re-entering it is a
     /// cycle (`Meaning.Reentry`); a recursion through creation-time arguments is bounded by
     /// `deepest` alone.

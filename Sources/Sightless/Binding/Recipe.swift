@@ -100,22 +100,35 @@ struct Recipe: Sendable {
             // `Recipe.node` checks the leaves of what the plan awaits before it runs the plan; an
             // isolated node checks only its actor.
             linker.guardsAwaited = linker.meaning.isolation != .mainActor
-            var plan = try build(linker)
-            // Decorators and observers work on the unscoped plan, so that a scope keeps the
-            // decorated value, and builds (not reads) are observed. Without them, the plan is
-            // the one built above.
-            for decorator in linker.decorators { plan = try decorator.decorate(plan) }
-            if reported, let observers = linker.observers { plan = observers.observe(plan, key: erased, scope: scope) }
-            // A value kept beyond its request is built for the injector that keeps it.
-            let lifetime = scope.strategy.lifetime
-            if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
-            if linker.meaning.isolation == .mainActor { return Recipe.isolatedNode(erased, plan: plan, linker, scope) }
-            return try Recipe.node(erased, linker, scope, build: .synchronous(plan))
+            return try Recipe.linkedNode(erased, linker, scope, build: .synchronous(try build(linker)), reported: reported)
         }
         storage = RecipeStorage(
             key: erased, source: source, scope: scope, location: location, buildLocation: buildLocation ?? location,
             dependencies: dependencies, problems: problems, concreteType: concreteType, makeNode: makeNode,
             isAsync: false)
+    }
+
+    /// The node of a recipe's linked build, whatever its kind: every build goes through the same
+    /// stages, in this order. Decorators and observers work on the unscoped build, so that a
+    /// scope keeps the decorated value, and builds (not reads) are observed; without them, the
+    /// build is the one linked. Then a value kept beyond its request is built for the injector
+    /// that keeps it, a value isolated to the main actor is built there, and the scope wraps
+    /// the whole (`Recipe.node`). An `async` build's kept value is built for its keeper, and on
+    /// its actor, by the async plan `Recipe.node` makes of it.
+    static func linkedNode<Value>(
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build linked: LinkedBuild<Value>,
+        reported: Bool, handsOutResolver: Bool = false
+    ) throws -> AnyNode {
+        var build = linked
+        for decorator in linker.decorators { build = try decorator.decorate(build) }
+        if reported, let observers = linker.observers { build = observers.observe(build, key: key, scope: scope) }
+        guard case .synchronous(var plan) = build else {
+            return try Recipe.node(key, linker, scope, build: build, handsOutResolver: handsOutResolver)
+        }
+        let lifetime = scope.strategy.lifetime
+        if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
+        if linker.meaning.isolation == .mainActor { return Recipe.isolatedNode(key, plan: plan, linker, scope) }
+        return try Recipe.node(key, linker, scope, build: .synchronous(plan))
     }
 
     /// Links the recipe into a node of the compiled graph, in `scope` when given (a template's

@@ -282,9 +282,9 @@ extension InjectionError.Problem {
         case closure
         /// A singleton was asked for on the thread that is building it.
         case singleton
-        /// A singleton was asked for while another thread builds it, and that thread waits
-        /// (directly or through others) for something this thread is building: the two need
-        /// each other.
+        /// A singleton was asked for while another thread (or, built with `await`, another
+        /// task) builds it, and that one waits (directly or through others) for something this
+        /// one is building: the two need each other.
         case otherThread
         /// An unscoped key asked for itself again through a `Lazy`, a `Factory` or the
         /// injector, on the same thread, while it was being built.

@@ -76,7 +76,7 @@ enum ProblemText {
         case .reentered(let key, .request):
             return "\(key) asks for itself while it is being built, through a Lazy, a Factory or the injector."
         case .reentered(let key, .otherThread):
-            return "\(key) is being built by another thread that waits for something this thread is building: they need each other."
+            return "\(key) is being built by another thread or task that waits for something this one is building: they need each other."
         case .reentered(let key, .descriptor):
             return "\(key) was requested while the injector compiled a type, by that type's initializer, properties or scope descriptor."
         case .boundTwice(let key, let first, let second, let amongOverrides):

@@ -102,7 +102,7 @@ extension Recipe {
         // node's section, on the main actor: awaiting them apart would hop there twice.
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies.filter { dependency in
             !(dependency.isolation == .mainActor && dependency.awaited == dependency.key)
-        })
+        }, observing: linker.observers == nil ? nil : key)
         let reason = awaited.nodes.first?.awaited ?? key
         let unscoped: Plan<Value> = { resolution in
             if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }

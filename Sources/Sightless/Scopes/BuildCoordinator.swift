@@ -16,6 +16,11 @@ import Synchronization
 /// build fails, which wakes the other thread, which then builds on or meets the cycle itself.
 /// Nothing is held while an instance is built; the coordinator's lock guards only this
 /// bookkeeping.
+///
+/// An instance built with `await` is built by a task of its own, which other tasks wait for
+/// (`InstanceStorage.awaitInstance`); the same rule holds between those builds: a build that
+/// would wait for a build that waits, directly or through others, for it fails with a cycle
+/// error instead.
 @usableFromInline
 final class BuildCoordinator {
     /// How many injectors of the family that made a child or a template have been shut down:
@@ -27,6 +32,9 @@ final class BuildCoordinator {
     private var waiting: [UInt: InstanceStorage] = [:]
     /// How many instances this family of injectors has stored: the order they were created in.
     private var stored = 0
+    /// The awaited builds each awaited build waits for, by the storage of the waiting build:
+    /// one entry per wait under way (two branches of one build may wait for one storage).
+    private var awaitedWaits: [ObjectIdentifier: [InstanceStorage]] = [:]
 
     init() {
         // Not a `Lock`: the condition waits with the raw mutex, which a `Lock` keeps private.
@@ -99,6 +107,57 @@ final class BuildCoordinator {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
+    }
+
+    /// Records that the awaited build of `waiter` waits for the one of `storage`, unless the build
+    /// of `storage` waits, directly or through others, for the build of `waiter`: then both would
+    /// wait forever, nothing is recorded, and the keys of the builds from `storage` round to
+    /// `waiter` (`waiter`'s own left out) are returned. Called under the lock (`withLock`).
+    func beginAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) -> [AnyKey]? {
+        if let circle = awaitedCircle(from: storage, to: waiter) { return circle }
+        awaitedWaits[ObjectIdentifier(waiter), default: []].append(storage)
+        return nil
+    }
+
+    /// Ends one wait that `beginAwaitedWait` recorded. Called under the lock (`withLock`).
+    func endAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) {
+        let id = ObjectIdentifier(waiter)
+        guard var awaited = awaitedWaits[id], let index = awaited.firstIndex(where: { $0 === storage }) else { return }
+        awaited.remove(at: index)
+        awaitedWaits[id] = awaited.isEmpty ? nil : awaited
+    }
+
+    /// The keys of the builds from `start` to `target`, `target`'s left out, along the awaited
+    /// builds each waits for; `nil` when `start` waits for `target` through none of them.
+    private func awaitedCircle(from start: InstanceStorage, to target: InstanceStorage) -> [AnyKey]? {
+        if start === target { return [start.key] }
+        // Breadth first, each build visited once: the shortest circle.
+        var cameFrom: [ObjectIdentifier: InstanceStorage] = [ObjectIdentifier(start): start]
+        var frontier = [start]
+        while !frontier.isEmpty {
+            var next: [InstanceStorage] = []
+            for storage in frontier {
+                for awaited in awaitedWaits[ObjectIdentifier(storage)] ?? [] {
+                    if awaited === target {
+                        var keys = [storage.key]
+                        var current = storage
+                        while current !== start, let previous = cameFrom[ObjectIdentifier(current)] {
+                            keys.append(previous.key)
+                            current = previous
+                        }
+                        // A `Lazy`'s own build waits for its key's: one key, named once.
+                        var circle: [AnyKey] = []
+                        for key in keys.reversed() where circle.last != key { circle.append(key) }
+                        return circle
+                    }
+                    guard cameFrom[ObjectIdentifier(awaited)] == nil else { continue }
+                    cameFrom[ObjectIdentifier(awaited)] = storage
+                    next.append(awaited)
+                }
+            }
+            frontier = next
+        }
+        return nil
     }
 
     /// Whether the thread `builder`, or a thread it waits for in turn, waits for an instance

@@ -31,6 +31,61 @@ struct Decorator: Sendable {
         self.body = PlainBody(wrap)
     }
 
+    /// The build `build`, its value handed to the decorator: a synchronous plan's as the plan
+    /// returns it, an `async` build's once it is awaited.
+    func decorate<Value>(_ build: LinkedBuild<Value>) throws(InjectionError) -> LinkedBuild<Value> {
+        switch build {
+        case .synchronous(let plan): .synchronous(try decorate(plan))
+        case .awaited(let plan): .awaited(try decorateAwaited(plan, as: Value.self))
+        }
+    }
+
+    /// The `async` build that gathers its arguments with `plan`, awaits its own build, then hands
+    /// the value to the decorator in a synchronous section of its own, as a synchronous plan's
+    /// value is handed to it.
+    private func decorateAwaited<Value>(
+        _ plan: @escaping Plan<AsyncBuild>, as type: Value.Type
+    ) throws(InjectionError) -> Plan<AsyncBuild> {
+        let key = key
+        let apply = try applying(as: Value.self)
+        let step: AsyncStep = { section, arguments in
+            let inner = try AsyncBuild.arguments(arguments, as: AsyncBuild.self)
+            let value = try Prefetched.cast(try await inner.awaited(in: section), key, as: Value.self)
+            return try section.run { resolution in try apply(value, &resolution) }
+        }
+        return { resolution in AsyncBuild(step, arguments: try plan(&resolution)) }
+    }
+
+    /// The decorator's call on a value already built, in the request `resolution`: what
+    /// `decorate(_:)` runs after its plan, written once for a value built with `await`.
+    private func applying<Value>(as type: Value.Type) throws(InjectionError) -> @Sendable (Value, inout Resolution) throws -> Value {
+        let key = key, location = location
+        if let plain = body as? PlainBody<Value> {
+            let wrap = plain.wrap
+            return { value, _ in
+                do {
+                    return try wrap(value)
+                } catch {
+                    throw InjectionError.wrap(error, at: key, location: location)
+                }
+            }
+        }
+        guard let body = body as? Body<Value> else {
+            throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: AnyKey.name(of: Value.self))),
+                                 path: [key], location: location)
+        }
+        let wrap = body.wrap
+        let reentry = ReentryGuard()
+        let rethrow: @Sendable (any Error) -> InjectionError = { error in
+            InjectionError.wrap(error, at: key, location: location)
+        }
+        return { value, resolution in
+            try reentry.enter(&resolution, key: key, rethrow: rethrow) { injector in
+                try wrap(value, Resolver(injector: injector))
+            }
+        }
+    }
+
     /// The plan that builds a value with `plan` and hands it to the decorator. A decorator that
     /// asks, through its resolver, for the key it decorates is reported as a cycle.
     func decorate<Value>(_ plan: @escaping Plan<Value>) throws(InjectionError) -> Plan<Value> {
@@ -76,8 +131,9 @@ extension Binder {
     /// ```
     ///
     /// Decorators of one key apply in declaration order, the first innermost, around whatever
-    /// provides the key, an override included. They run inside the key's scope: a singleton is
-    /// decorated once, an unscoped key on every request. Decorating a key that nothing binds
+    /// provides the key, an override included, a binding built with `await` too (its value once
+    /// it is awaited). They run inside the key's scope: a singleton is decorated once, an
+    /// unscoped key on every request. Decorating a key that nothing binds
     /// (and that is no ``Injectable`` type) is an ``InjectionError/Kind/unusedDeclaration``
     /// error when the injector is built.
     public func decorate<Value>(

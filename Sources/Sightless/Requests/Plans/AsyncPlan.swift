@@ -10,6 +10,14 @@
 //
 // A synchronous node has no async plan; an async request of it runs its synchronous plan.
 
+/// What a recipe's link step returns: a synchronous plan, or the plan of an `async` build. Both
+/// go through the same stages (`Recipe.linkedNode`).
+enum LinkedBuild<Value>: Sendable {
+    case synchronous(Plan<Value>)
+    /// Gathers the arguments synchronously, then returns the step that awaits the build.
+    case awaited(Plan<AsyncBuild>)
+}
+
 /// A compiled way to produce one value that needs `await`.
 typealias AsyncPlan<Value> = nonisolated(nonsending) @Sendable (AsyncRequest) async throws -> Value
 
@@ -289,8 +297,19 @@ struct AwaitedLeaf: Sendable {
     /// more of one node's are awaited at the same time.
     let group: Int
     /// The nodes between the section's node and the leaf, innermost first: each puts its key on
-    /// the path of the leaf's failure, as it would had it awaited the leaf itself.
-    let through: [@Sendable (any Error) -> InjectionError]
+    /// the path of the leaf's failure, as it would had it awaited the leaf itself, and on the
+    /// path an observer is told of the leaf's build.
+    let through: [Through]
+
+    /// One node between a section's node and a leaf: its key, and how it puts that key on the
+    /// path of a failure of the leaf.
+    struct Through: Sendable {
+        let key: AnyKey
+        let rethrow: @Sendable (any Error) -> InjectionError
+    }
+
+    /// The keys of the nodes between the section's node and the leaf, outermost first.
+    var keys: [AnyKey] { through.reversed().map(\.key) }
 
     /// The leaves a section of a node with these dependencies that need `await` awaits, in the
     /// order its plans read them.
@@ -305,7 +324,8 @@ struct AwaitedLeaf: Sendable {
             var groups = 0
             for leaf in dependency.awaitedLeaves {
                 leaves.append(AwaitedLeaf(node: leaf.node, group: nextGroup + leaf.group,
-                                          through: leaf.through + [dependency.rethrowingLeaves]))
+                                          through: leaf.through + [Through(key: dependency.key,
+                                                                           rethrow: dependency.rethrowingLeaves)]))
                 groups = max(groups, leaf.group + 1)
             }
             nextGroup += groups
@@ -316,7 +336,7 @@ struct AwaitedLeaf: Sendable {
     /// The leaf's failure, as the section's node reports it.
     func failure(_ error: any Error, _ rethrow: @Sendable (any Error) -> InjectionError) -> InjectionError {
         var error = error
-        for wrap in through { error = wrap(error) }
+        for node in through { error = node.rethrow(error) }
         return rethrow(error)
     }
 }
@@ -339,6 +359,16 @@ struct AwaitedDependencies: Sendable {
     private let mayOverlap: Bool
     /// How `areReady` is decided, from the leaves' readiness when the node is linked.
     private let readiness: Readiness
+    /// The section's node while the injector has observers: the path they are told of a leaf's
+    /// build goes through it (`RequestFrame.awaitedPath`). A reference, `nil` without observers:
+    /// a plan that copies these dependencies copies one word more, not a key.
+    private let observing: ObservedSection?
+
+    /// The key of a section's node whose leaves' builds are observed.
+    final class ObservedSection: Sendable {
+        let key: AnyKey
+        init(_ key: AnyKey) { self.key = key }
+    }
 
     /// Whether every leaf is ready: always; once the storage of the one leaf that is not
     /// (the common case: a singleton that needs `await`) holds its value; once every such
@@ -350,8 +380,9 @@ struct AwaitedDependencies: Sendable {
         case asked
     }
 
-    init(nodes: [AnyNode]) {
+    init(nodes: [AnyNode], observing: AnyKey? = nil) {
         self.nodes = nodes
+        self.observing = observing.map(ObservedSection.init)
         leaves = AwaitedLeaf.leaves(of: nodes)
         var counts: [Int: Int] = [:]
         for leaf in leaves { counts[leaf.group, default: 0] += 1 }
@@ -399,6 +430,7 @@ struct AwaitedDependencies: Sendable {
     func values(_ request: AsyncRequest, rethrow: @Sendable (any Error) -> InjectionError) async throws -> Prefetched? {
         if leaves.isEmpty { return nil }
         let dependency = request.withoutArguments
+        if let observing { return try await observedValues(dependency, observing.key, rethrow: rethrow) }
         let apart = mayOverlap ? pending() : nil
         if apart == nil {
             let values = Prefetched.make(capacity: leaves.count)
@@ -478,6 +510,55 @@ struct AwaitedDependencies: Sendable {
             return .success(Transfer(try await node.leafValue(request)))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// `values` while the injector has observers: each leaf awaited as there (those `pending()`
+    /// names in child tasks), with the path of its build, as observers are told it, running
+    /// from the section's node `observing` through the nodes between them
+    /// (`RequestFrame.awaitedPath`). Apart from `values`, which pays nothing for it.
+    nonisolated(nonsending)
+    private func observedValues(
+        _ dependency: AsyncRequest, _ observing: AnyKey, rethrow: @Sendable (any Error) -> InjectionError
+    ) async throws -> Prefetched {
+        let path = RequestFrame.awaitedPath + [observing]
+        let apart = mayOverlap ? pending() ?? [] : []
+        let outcomes = Outcomes(count: leaves.count)
+        let leaves = leaves
+        await withTaskGroup(of: Void.self) { group in
+            for index in apart {
+                let leaf = leaves[index]
+                group.addTask { outcomes.set(index, await Self.observedOutcome(of: leaf, dependency, path: path)) }
+            }
+            for index in leaves.indices where !apart.contains(index) {
+                outcomes.set(index, await Self.observedOutcome(of: leaves[index], dependency, path: path))
+            }
+        }
+        let values = Prefetched.make(capacity: leaves.count)
+        var problems: [InjectionError.Problem] = []
+        for (leaf, result) in zip(leaves, outcomes.all) {
+            switch result {
+            case .success(let value)?: values.append(Prefetched.Entry(leaf.node.key, value.value))
+            case .failure(let error)?: problems += leaf.failure(error, rethrow).problems
+            case nil: break
+            }
+        }
+        if let error = InjectionError(problems: problems) { throw error }
+        return values
+    }
+
+    /// Awaits one leaf's value with `path` and the keys between the section's node and it as the
+    /// path of the builds it runs inside, its failure kept as an outcome.
+    nonisolated(nonsending)
+    private static func observedOutcome(
+        of leaf: AwaitedLeaf, _ request: AsyncRequest, path: [AnyKey]
+    ) async -> Result<Transfer<Any>, any Error> {
+        await RequestFrame.$awaitedPath.withValue(path + leaf.keys) {
+            do {
+                return .success(Transfer(try await leaf.node.leafValue(request)))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }

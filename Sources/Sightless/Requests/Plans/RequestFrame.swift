@@ -36,6 +36,10 @@ final class RequestFrame {
     var requestValues: [ObjectIdentifier: Any] = [:]
     /// The keys being built, outermost first, while an injector has observers.
     var observedPath: [AnyKey] = []
+    /// While an injector has observers, the keys of the builds with `await` this task runs
+    /// inside, outermost first (and of those between a section's node and the dependency it
+    /// awaits for it): where the `observedPath` of a section's frame begins.
+    @TaskLocal static var awaitedPath: [AnyKey] = []
     /// The frame this one hides (of another injector), restored when this one ends.
     private let hidden: UnsafeMutableRawPointer?
 
