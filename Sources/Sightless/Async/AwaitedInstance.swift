@@ -56,9 +56,7 @@ extension InstanceStorage {
             }
             try await task.value
         }
-        guard let value = existing(as: Value.self) else {
-            throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
-        }
+        guard let value = existing(as: Value.self) else { throw missing(in: coordinator) }
         return value
     }
 }

@@ -124,10 +124,9 @@ public final class InstanceStorage {
             coordinator.finish(self) { kept = store(value) }
             // Built after the injector was shut down: handed to no one, closed here.
             guard kept else { throw Self.builtAfterShutDown(value, key: key) }
+            return value
         }
-        guard let value = existing(as: Value.self) else {
-            throw InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
-        }
+        guard let value = existing(as: Value.self) else { throw missing(in: coordinator) }
         return value
     }
 }
@@ -165,6 +164,15 @@ extension InstanceStorage {
             }
             return closing
         }
+    }
+
+    /// The error of a request that found the instance built, then gone: a shutdown retired it
+    /// in between (`injectorShutDown`); anything else would be a defect.
+    func missing(in coordinator: BuildCoordinator) -> InjectionError {
+        guard coordinator.withLock({ sealed }) else {
+            return InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
+        }
+        return InjectionError(.injectorShutDown(key: key), path: [key])
     }
 
     /// The error of a build that ended after the injector keeping its instance was shut down:
