@@ -10,10 +10,12 @@ import Testing
 
 // The differential suite: random configurations (`DfConfiguration`), and for each, the same
 // requests made through every path a user has (`DfPath`), each path on an injector of its own
-// built from the same modules. Every path must give what an awaited request gives: the same
-// value (compared by its structure), the same sharing (whether two requests got one kept
-// object, and whether a child's got its family's) and the same error kind. The only
-// differences allowed are `DfAllowedDifference`'s.
+// built from the same modules. Every path must give what the model of the configuration
+// predicts (`DfModel`, written from the documented rules): the same value (compared by its
+// structure), the same sharing (whether two requests got one kept object, and whether a child's
+// got its family's) and the same error kind. The only differences between paths are those the
+// model predicts: `needsAwait` on a synchronous path for a key whose build needs `await`, and
+// `offActor` on a synchronous path off the main actor for a key built on the main actor.
 //
 //   swift test --filter Differential                                     the default count
 //   SIGHTLESS_DIFFERENTIAL_COUNT=20000 swift test --filter Differential  more configurations
@@ -34,25 +36,6 @@ enum DfPath: String, CaseIterable, Sendable {
 
     /// Whether the path runs on the main actor.
     var isOnMainActor: Bool { self == .mainActor }
-}
-
-/// The differences between paths that are the point of the paths, each with its reason; any
-/// other difference is a defect.
-enum DfAllowedDifference: CaseIterable {
-    /// A synchronous request of a value that needs `await` (an `async` build not done yet)
-    /// cannot build it: `needsAwait`, where awaiting builds it.
-    case needsAwait
-    /// A synchronous request off the main actor cannot build a value isolated to it: `offActor`,
-    /// where awaiting hops there.
-    case offActor
-
-    /// The allowed difference that explains `outcome` on `path` where awaiting gave `reference`.
-    static func explaining(_ outcome: DfOutcome, on path: DfPath, awaited reference: DfOutcome) -> Self? {
-        guard reference.shape != nil, path.isSynchronous, let kind = outcome.kind else { return nil }
-        if kind == .needsAwait { return .needsAwait }
-        if kind == .offActor && !path.isOnMainActor { return .offActor }
-        return nil
-    }
 }
 
 /// What one path gave for one request.
@@ -91,17 +74,17 @@ struct DfRequest<Value: Sendable>: Sendable {
     }
 }
 
-/// A disagreement between a path and the awaited one.
+/// A disagreement between a path and the model.
 struct DfDisagreement: CustomStringConvertible {
     let seed: UInt64
     let configuration: String
     let request: String
     let path: DfPath
     let outcome: DfOutcome
-    let awaited: DfOutcome
+    let expected: DfOutcome
 
     var description: String {
-        "seed \(seed): \(request) through \(path.rawValue) gave \(outcome), awaited gave \(awaited)\n"
+        "seed \(seed): \(request) through \(path.rawValue) gave \(outcome), the model predicts \(expected)\n"
             + "  configuration: \(configuration)\n  replay with: SIGHTLESS_SEED=\(seed) swift test --filter Differential"
     }
 }
@@ -150,7 +133,7 @@ struct DfRun {
                 let kind = (error as? InjectionError)?.kind
                 rejected.append(DfDisagreement(
                     seed: seed, configuration: configuration.description, request: "building the injector", path: path,
-                    outcome: DfOutcome(shape: kind == nil ? "\(error)" : nil, kind: kind), awaited: DfOutcome(shape: "built")))
+                    outcome: DfOutcome(shape: kind == nil ? "\(error)" : nil, kind: kind), expected: DfOutcome(shape: "built")))
             }
         }
         if let first = rejected.first {
@@ -182,15 +165,23 @@ struct DfRun {
         })
     }
 
+    /// Compares every path with the model: each must give what the model predicts for it, the
+    /// awaited path included.
     private mutating func compare<Value: Sendable>(_ request: DfRequest<Value>) async {
-        let reference = await outcome(of: request, on: .awaited)
-        for path in DfPath.allCases where path != .awaited {
+        guard let expectation = DfModel(configuration: configuration).expectation(for: request.name) else {
+            disagreements.append(DfDisagreement(seed: seed, configuration: configuration.description, request: request.name,
+                                                path: .awaited, outcome: DfOutcome(shape: "no prediction"),
+                                                expected: DfOutcome(shape: "a prediction")))
+            return
+        }
+        for path in DfPath.allCases {
             if path == .argument && request.asArgument == nil { continue }
             let outcome = await outcome(of: request, on: path)
             requests += 3
-            if outcome != reference, DfAllowedDifference.explaining(outcome, on: path, awaited: reference) == nil {
+            let expected = expectation.outcome(on: path)
+            if outcome != expected {
                 disagreements.append(DfDisagreement(seed: seed, configuration: configuration.description,
-                                                    request: request.name, path: path, outcome: outcome, awaited: reference))
+                                                    request: request.name, path: path, outcome: outcome, expected: expected))
             }
         }
     }
@@ -335,23 +326,43 @@ struct DifferentialTests {
         #expect(service === (try await injector.instance(Key<any DfService>())))
     }
 
-    @Test("a disagreement between two paths is reported")
+    @Test("a path that gives other than the model predicts is a disagreement")
     func disagreementIsReported() {
         let value = DfOutcome(shape: "Leaf", kind: nil, shared: false, sharedWithFamily: false)
         let other = DfOutcome(shape: "Leaf", kind: nil, shared: true, sharedWithFamily: false)
         #expect(value != other)
-        #expect(DfAllowedDifference.explaining(other, on: .synchronous, awaited: value) == nil)
-        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .cyclicDependency), on: .synchronous, awaited: value) == nil)
+        #expect(DfExpectation(outcome: value).outcome(on: .synchronous) == value)
+        #expect(DfExpectation(outcome: value).outcome(on: .synchronous) != DfOutcome(kind: .cyclicDependency))
     }
 
-    @Test("only needsAwait and offActor on a synchronous path are allowed to differ from an awaited value")
+    @Test("the model allows needsAwait only for a key that needs await, and offActor only off the main actor for a main-actor key")
     func allowedDifferences() {
         let value = DfOutcome(shape: "AsyncLeaf", kind: nil, shared: false, sharedWithFamily: false)
-        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .needsAwait), on: .synchronous, awaited: value) == .needsAwait)
-        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .offActor), on: .lazyGet, awaited: value) == .offActor)
-        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .offActor), on: .mainActor, awaited: value) == nil)
-        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .needsAwait), on: .factoryInstance, awaited: value) == nil)
-        #expect(DfAllowedDifference.explaining(DfOutcome(kind: .needsAwait), on: .synchronous,
-                                               awaited: DfOutcome(kind: .missingBinding)) == nil)
+        let awaited = DfExpectation(outcome: value, needsAwait: true)
+        #expect(awaited.outcome(on: .synchronous) == DfOutcome(kind: .needsAwait))
+        #expect(awaited.outcome(on: .factoryInstance) == value)
+        #expect(DfExpectation(outcome: value).outcome(on: .synchronous) == value)
+        let main = DfExpectation(outcome: value, mainActor: true)
+        #expect(main.outcome(on: .lazyGet) == DfOutcome(kind: .offActor))
+        #expect(main.outcome(on: .mainActor) == value)
+        #expect(DfExpectation(outcome: DfOutcome(kind: .missingBinding), needsAwait: true).outcome(on: .synchronous)
+                == DfOutcome(kind: .missingBinding))
+    }
+
+    @Test("the model predicts a configuration's values from its declarations")
+    func modelPredictsDeclarations() {
+        var configuration = DfConfiguration(seed: 0)
+        configuration.boxes = [.instance, .closure(needs: 0, scope: .singleton), .alias(of: 1, scope: .unscoped)]
+        configuration.decorated = [2]
+        configuration.contributed = [0, 2]
+        configuration.bindsInt = false
+        configuration.contextualLeaf = true
+        configuration.service = nil
+        let model = DfModel(configuration: configuration)
+        #expect(model.shape(ofBox: 2) == "d2(c1(i0))")
+        #expect(model.sharesBox(0) && model.sharesBox(1) && !model.sharesBox(2))
+        #expect(model.expectation(for: "[DfBox]")?.outcome.shape == "[i0,d2(c1(i0))]")
+        #expect(model.expectation(for: "DfNested")?.outcome.shape == "Nested(Optional(nil),nil)")
+        #expect(model.expectation(for: "DfService")?.outcome.kind == .missingBinding)
     }
 }
