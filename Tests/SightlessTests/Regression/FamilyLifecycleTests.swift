@@ -169,6 +169,35 @@ struct FamilyLifecycleTests {
         }
     }
 
+    @Test("2,000 template children's per-child values, however built and asked for, are all released with their children")
+    func manyChildrenReleased() async throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(AsyncSession.self).in(.singleton)
+            binder.bind(SyncSession.self).in(.singleton)
+            binder.bind(SelfHolding.self).in(.singleton)
+        }
+        var weak: [RegressionWeak<AnyObject>] = []
+        for index in 0..<2_000 {
+            let child = try template.child(RequestID(index))
+            switch index % 5 {
+            case 0: weak.append(RegressionWeak(try await child.instance(AsyncSession.self)))
+            case 1: weak.append(RegressionWeak(try await child.instance(SyncSession.self)))
+            case 2: weak.append(RegressionWeak(try child.getInstance(SyncSession.self)))
+            case 3:
+                let holding = try await child.instance(SelfHolding.self)
+                _ = try await holding.me.value
+                _ = try holding.more.make()
+                weak.append(RegressionWeak(holding))
+            default:
+                let holding = try child.getInstance(SelfHolding.self)
+                _ = try holding.me.get()
+                weak.append(RegressionWeak(holding))
+            }
+        }
+        #expect(weak.filter { $0.object != nil }.count == 0)
+    }
+
     @Test("a template child's shutdown leaves its siblings and later children working")
     func siblingShutdown() throws {
         let log = FamilyLog()
