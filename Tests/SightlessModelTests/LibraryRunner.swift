@@ -1,0 +1,349 @@
+import Sightless
+import Synchronization
+
+// The library's side of a scenario: modules made from its specs, the family built from them,
+// and each step run through the public API, with what it shows recorded in the same form as
+// the model's prediction (`MRawStep`).
+
+/// The scenario's shared record: every node built (a serial, and a weak reference to find
+/// what is alive), builds per label, what observers heard, and what was closed.
+final class MLog: Sendable {
+    /// Read and written only under `state`'s lock.
+    private final class WeakNode: @unchecked Sendable {
+        weak var node: MNode?
+        let label: String
+        init(_ node: MNode) {
+            self.node = node
+            label = node.label
+        }
+    }
+
+    private struct State {
+        var serial = 0
+        var builds: [String: Int] = [:]
+        var events: [String: Int] = [:]
+        var closes: [(id: Int, label: String)] = []
+        var closeCounts: [Int: Int] = [:]
+        var nodes: [Int: WeakNode] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func nextSerial(_ label: String) -> Int {
+        state.withLock { state in
+            state.serial += 1
+            state.builds[label, default: 0] += 1
+            return state.serial
+        }
+    }
+
+    func track(_ node: MNode) {
+        let weak = WeakNode(node)
+        state.withLock { $0.nodes[node.serial] = weak }
+    }
+
+    func heard(_ event: String) { state.withLock { $0.events[event, default: 0] += 1 } }
+
+    func closed(_ node: MNode) {
+        state.withLock { state in
+            state.closes.append((node.serial, node.label))
+            state.closeCounts[node.serial, default: 0] += 1
+        }
+    }
+
+    func isClosed(_ serial: Int) -> Bool { state.withLock { $0.closeCounts[serial] != nil } }
+    func closedTwice() -> [Int] { state.withLock { $0.closeCounts.filter { $0.value > 1 }.map(\.key).sorted() } }
+
+    func takeCloses() -> [(id: Int, label: String)] {
+        state.withLock { state in
+            defer { state.closes = [] }
+            return state.closes
+        }
+    }
+
+    var builds: [String: Int] { state.withLock { $0.builds } }
+    var events: [String: Int] { state.withLock { $0.events } }
+
+    /// The serials of the nodes alive, with their labels.
+    func alive() -> [Int: String] {
+        state.withLock { state in
+            var alive: [Int: String] = [:]
+            for (serial, weak) in state.nodes where weak.node != nil { alive[serial] = weak.label }
+            return alive
+        }
+    }
+}
+
+/// The one type of value: what built it, and what it holds. Every node is `Closable`, so a
+/// shutdown closes whatever a storing scope kept.
+final class MNode: Closable, Sendable {
+    let serial: Int
+    let label: String
+    let deps: [MNode]
+    let log: MLog
+
+    init(_ label: String, _ deps: [MNode], _ log: MLog) {
+        self.label = label
+        self.deps = deps
+        self.log = log
+        serial = log.nextSerial(label)
+        log.track(self)
+    }
+
+    func close() { log.closed(self) }
+
+    var tree: MTree { MTree(label: label, id: serial, children: deps.map(\.tree)) }
+    var all: [MNode] { [self] + deps.flatMap(\.all) }
+}
+
+/// A scope of one's own that keeps one value in an `InstanceStorage`.
+struct KeepOne: ScopeStrategy {
+    func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
+        unscoped.stored(in: InstanceStorage(unscoped.key))
+    }
+}
+
+struct SyncMaker: Provider {
+    let label: String
+    let deps: [Key<MNode>]
+    let log: MLog
+    func provide(_ resolver: Resolver) throws -> MNode {
+        var nodes: [MNode] = []
+        for dep in deps { nodes.append(try resolver.getInstance(dep)) }
+        return MNode(label, nodes, log)
+    }
+}
+
+struct AsyncMaker: AsyncProvider {
+    let label: String
+    let deps: [Key<MNode>]
+    let log: MLog
+    func provide(_ resolver: Resolver) async throws -> MNode {
+        var nodes: [MNode] = []
+        for dep in deps { nodes.append(try await resolver.instance(dep)) }
+        await Task.yield()
+        return MNode(label, nodes, log)
+    }
+}
+
+extension MScope {
+    var scope: Scope {
+        switch self {
+        case .unscoped: .unscoped
+        case .singleton: .singleton
+        case .weak: .weak
+        case .perRequest: .perRequest
+        case .custom: Scope("keep one", KeepOne())
+        case .eager: .eagerSingleton
+        }
+    }
+}
+
+/// The module of one spec.
+struct MModule: Module {
+    let spec: MSpec
+    let log: MLog
+    let instances: [String: MNode]
+
+    func configure(_ binder: Binder) {
+        let log = log
+        for binding in spec.bindings {
+            let key = Key<MNode>(named: binding.key)
+            let label = binding.key
+            let deps = binding.deps.map { Key<MNode>(named: $0) }
+            let builder: ScopedBindingBuilder<MNode>
+            switch binding.kind {
+            case .instance:
+                binder.bind(key).to(instance: instances[binding.key]!)
+                continue
+            case .type:
+                builder = binder.bind(key).to(Initializer<MNode>(deps.map { RawSlot.inject($0) }) { arguments in
+                    var nodes: [MNode] = []
+                    for index in 0..<arguments.count { nodes.append(try arguments.value(at: index, as: MNode.self)) }
+                    return MNode(label, nodes, log)
+                })
+            case .closure:
+                builder = binder.bind(key).to { (resolver: Resolver) throws -> MNode in
+                    var nodes: [MNode] = []
+                    for dep in deps { nodes.append(try resolver.getInstance(dep)) }
+                    return MNode(label, nodes, log)
+                }
+            case .provider:
+                builder = binder.bind(key).to(provider: SyncMaker(label: label, deps: deps, log: log))
+            case .asyncClosure:
+                builder = binder.bind(key).to { (resolver: Resolver) async throws -> MNode in
+                    var nodes: [MNode] = []
+                    for dep in deps { nodes.append(try await resolver.instance(dep)) }
+                    await Task.yield()
+                    return MNode(label, nodes, log)
+                }
+            case .asyncProvider:
+                builder = binder.bind(key).to(provider: AsyncMaker(label: label, deps: deps, log: log))
+            }
+            if binding.scope != .unscoped { builder.in(binding.scope.scope) }
+        }
+        for decorator in spec.decorators {
+            let label = "dec\(decorator.id)"
+            binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode(label, [value], log) }
+        }
+        if spec.observes {
+            let name = spec.name
+            binder.observe { event in
+                guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name else { return }
+                log.heard("\(name):\(key)")
+            }
+        }
+    }
+}
+
+struct LibraryRunner {
+    let scenario: MScenario
+    let log = MLog()
+    var members: [Int: Injector] = [:]
+    var templates: [Int: ChildTemplate<MNode>] = [:]
+    var held: [MNode] = []
+
+    init(scenario: MScenario) { self.scenario = scenario }
+
+    private func instances(of spec: Int) -> [String: MNode] {
+        var made: [String: MNode] = [:]
+        for binding in scenario.specs[spec].bindings where binding.kind == .instance {
+            made[binding.key] = MNode(binding.key, [], log)
+        }
+        return made
+    }
+
+    private func module(_ spec: Int) -> MModule {
+        MModule(spec: scenario.specs[spec], log: log, instances: instances(of: spec))
+    }
+
+    mutating func setUp() async -> MRawStep {
+        var step = MRawStep()
+        do {
+            let rootModule = module(0)
+            let root = scenario.startRoot ? try await Injector.start(modules: [rootModule]) : try Injector(modules: [rootModule])
+            members[0] = root
+            for (index, spec) in scenario.specs.enumerated() where spec.isTemplate {
+                templates[index] = try root.childTemplate(providing: Key<MNode>(named: "p"), modules: [module(index)])
+            }
+        } catch {
+            step.outcomes.append(.error(error.kind))
+        }
+        finish(&step)
+        return step
+    }
+
+    /// One request through `path`.
+    static func fetch(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<MNode, InjectionError> {
+        let key = Key<MNode>(named: name)
+        do {
+            switch path {
+            case .sync: return .success(try injector.getInstance(key))
+            case .await: return .success(try await injector.instance(key))
+            case .mainActor:
+                return await MainActor.run { () -> Result<MNode, InjectionError> in
+                    do throws(InjectionError) { return .success(try injector.getInstance(key)) } catch { return .failure(error) }
+                }
+            case .lazyGet: return .success(try injector.getInstance(Key<Lazy<MNode>>(named: name)).get())
+            case .lazyValue: return .success(try await injector.getInstance(Key<Lazy<MNode>>(named: name)).value)
+            case .factoryMake: return .success(try injector.getInstance(Key<Factory<MNode>>(named: name)).make())
+            case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<MNode>>(named: name)).instance())
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The outcome of a request; `racing`: made while a shutdown ran, so that what it got may
+    /// have been closed after it got it.
+    private func outcome(_ result: Result<MNode, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
+        switch result {
+        case .success(let node):
+            for part in node.all where !racing && log.isClosed(part.serial) {
+                step.violations.append("handed out \(part.label) (serial \(part.serial)), which was closed")
+            }
+            return .value(node.tree)
+        case .failure(let error):
+            return .error(error.kind)
+        }
+    }
+
+    mutating func perform(_ op: MOp) async -> MRawStep {
+        var step = MRawStep()
+        switch op {
+        case .request(let member, let key, let path, let hold):
+            guard let injector = members[member] else { break }
+            let result = await Self.fetch(injector, key, path)
+            if hold, case .success(let node) = result { held.append(node) }
+            step.outcomes.append(outcome(result, &step))
+        case .concurrent(let member, let key, let path, let count):
+            guard let injector = members[member] else { break }
+            let results = await withTaskGroup(of: (Int, Result<MNode, InjectionError>).self) { group in
+                for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, path)) } }
+                var results: [(Int, Result<MNode, InjectionError>)] = []
+                for await result in group { results.append(result) }
+                return results.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            for result in results { step.outcomes.append(outcome(result, &step)) }
+        case .makeChild(let parent, let spec, let id):
+            guard let parentInjector = members[parent] else { break }
+            do {
+                if scenario.specs[spec].isTemplate {
+                    let value = MNode("p", [], log)
+                    guard let template = templates[spec] else { break }
+                    members[id] = try template.child(value)
+                } else {
+                    members[id] = try parentInjector.child(modules: [module(spec)])
+                }
+            } catch {
+                step.outcomes.append(.error(error.kind))
+            }
+        case .drop(let member):
+            members[member] = nil
+        case .release:
+            held = []
+        case .shutDown(let member):
+            guard let injector = members[member] else { break }
+            _ = log.takeCloses()
+            do { try injector.shutDown() } catch { step.violations.append("shutDown threw \(error.kind)") }
+            step.closes = log.takeCloses()
+        case .shutDownDuring(let member, let key, let count):
+            guard let injector = members[member] else { break }
+            let results = await withTaskGroup(of: (Int, Result<MNode, InjectionError>?).self) { group in
+                for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, .sync)) } }
+                group.addTask {
+                    try? injector.shutDown()
+                    return (-1, nil)
+                }
+                var results: [(Int, Result<MNode, InjectionError>)] = []
+                for await (index, result) in group { if let result { results.append((index, result)) } }
+                return results.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            for result in results { step.outcomes.append(outcome(result, &step, racing: true)) }
+            step.closesUnknown = true
+            _ = log.takeCloses()
+        }
+        finish(&step)
+        return step
+    }
+
+    private func finish(_ step: inout MRawStep) {
+        step.builds = log.builds
+        step.events = log.events
+        step.alive = Set(log.alive().keys)
+        for serial in log.closedTwice() { step.violations.append("closed serial \(serial) more than once") }
+    }
+
+    /// Drops the whole family and everything held; returns what is still alive after a grace
+    /// period (a leak).
+    mutating func tearDown() async -> [Int: String] {
+        members = [:]
+        templates = [:]
+        held = []
+        for _ in 0..<100 {
+            if log.alive().isEmpty { return [:] }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return log.alive()
+    }
+}

@@ -1,0 +1,448 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sightless
+import Synchronization
+import Testing
+
+// The model suite: the library against an executable reference model of its documented meaning.
+//
+// A seed draws a scenario (`Scenario.swift`): a family of injectors (a root, perhaps a template
+// providing the key `p`, plain children and grandchildren) whose named keys of `MNode` are bound
+// to initializers, instances, closures, providers, async closures and async providers, in every
+// scope (unscoped, singleton, weak, per request, a custom scope, eager), with decorators and an
+// observer; and a sequence of steps: requests through every path (getInstance, await instance, a
+// main-actor request, Lazy.get / lazy.value, Factory.make / factory.instance), concurrent
+// requests of one key, children and template children made and dropped, held values released,
+// shutdowns, and shutdowns racing requests. `ReferenceModel.swift` predicts, from the
+// documentation alone, what each step shows: every value's structure and which results are one
+// instance, the builds per key, what the observer heard, the closes of a shutdown and their order,
+// what is alive, and each error kind. `LibraryRunner.swift` runs the same steps on the library.
+// After each step the two must agree; each scenario runs under a deadline (a hang fails with its
+// seed); when the family is dropped, nothing it built may stay alive. A failure is shrunk (steps
+// and declarations dropped while it still fails the same way) and printed as readable steps.
+//
+//   swift test --filter SightlessModelTests                                the default count
+//   SIGHTLESS_MODEL_COUNT=5000 swift test --filter SightlessModelTests     more scenarios
+//   SIGHTLESS_SEED=n swift test --filter SightlessModelTests               replays scenario n, printed
+//
+// The library has known defects where features meet; the model predicts the documented meaning
+// regardless, and `KnownCause.listed` names the defects not fixed yet: the generator leaves out
+// each one's combination while it is listed. Remove its line when the fix lands.
+
+/// Library defects the model disagrees with, one case per cause; each is left out of the
+/// generated scenarios while it is listed in `listed`.
+enum KnownCause: String, CaseIterable, Sendable {
+    /// Two async singletons whose async initializers await `value` of a `Lazy` of each other hang
+    /// instead of ending in `cyclicDependency` (or values). Not generated yet by this suite.
+    case awaitedLazyCycleHangs
+    /// Decorators and observers skip `async` bindings.
+    case asyncBindingsSkipDecoratorsAndObservers
+    /// A template child's values built with `await`, or requested with `await`, outlive the child.
+    case templateChildLeaksAwaitedValues
+    /// Shutting one template child down makes its siblings throw `injectorShutDown`.
+    case templateChildShutDownBreaksSiblings
+    /// A shut-down injector still makes children (`child {…}`, `template.child`).
+    case shutDownInjectorMakesChildren
+    /// A parent's shutdown leaves its live children running instead of shutting them down first.
+    case parentShutDownLeavesChildren
+    /// A closure binding with creation-time arguments recursing through
+    /// `r.getInstance(key, arguments: n - 1)` throws `cyclicDependency`. Not generated yet.
+    case closureRecursionWithArguments
+    /// A single tuple passed where several `Dynamic` arguments are expected is not always
+    /// `argumentCount`. Not generated yet.
+    case tupleForSeveralArguments
+
+    /// The causes not fixed yet. Remove a line when its fix lands: the generator then makes its
+    /// combination again.
+    static let listed: Set<KnownCause> = [
+        .awaitedLazyCycleHangs,
+        .asyncBindingsSkipDecoratorsAndObservers,
+        .templateChildLeaksAwaitedValues,
+        .templateChildShutDownBreaksSiblings,
+        .shutDownInjectorMakesChildren,
+        .parentShutDownLeavesChildren,
+        .closureRecursionWithArguments,
+        .tupleForSeveralArguments,
+    ]
+
+    /// The scenario without the combinations of the listed causes.
+    static func sanitized(_ input: MScenario, listed: Set<KnownCause> = listed) -> MScenario {
+        var scenario = input
+        if listed.contains(.asyncBindingsSkipDecoratorsAndObservers) {
+            for index in scenario.specs.indices {
+                let spec = scenario.specs[index]
+                scenario.specs[index].decorators.removeAll { spec.binding($0.key)?.kind.isAsync == true }
+            }
+            if scenario.hasAsync {
+                for index in scenario.specs.indices { scenario.specs[index].observes = false }
+            }
+        }
+        if listed.contains(.templateChildLeaksAwaitedValues) {
+            for index in scenario.specs.indices where scenario.specs[index].isTemplate {
+                for b in scenario.specs[index].bindings.indices where scenario.specs[index].bindings[b].kind.isAsync {
+                    scenario.specs[index].bindings[b].kind = .type
+                }
+            }
+        }
+        // Walk the steps with the members they make.
+        var specOf: [Int: Int] = [0: 0]
+        var parentOf: [Int: Int] = [:]
+        var shut: Set<Int> = []
+        var hasChildren: Set<Int> = []
+        func inTemplate(_ member: Int) -> Bool {
+            var current: Int? = member
+            while let id = current, let spec = specOf[id] {
+                if scenario.specs[spec].isTemplate { return true }
+                current = parentOf[id]
+            }
+            return false
+        }
+        func synchronous(_ path: MPath) -> MPath {
+            switch path {
+            case .await: .sync
+            case .lazyValue: .lazyGet
+            case .factoryInstance: .factoryMake
+            default: path
+            }
+        }
+        var ops: [MOp] = []
+        for op in scenario.ops {
+            switch op {
+            case .request(let member, let key, let path, let hold):
+                if listed.contains(.templateChildLeaksAwaitedValues) && inTemplate(member) {
+                    ops.append(.request(member: member, key: key, path: synchronous(path), hold: hold))
+                    continue
+                }
+            case .concurrent(let member, let key, let path, let count):
+                if listed.contains(.templateChildLeaksAwaitedValues) && inTemplate(member) {
+                    ops.append(.concurrent(member: member, key: key, path: synchronous(path), count: count))
+                    continue
+                }
+            case .makeChild(let parent, let spec, let id):
+                if listed.contains(.shutDownInjectorMakesChildren) && shut.contains(parent) { continue }
+                specOf[id] = spec
+                parentOf[id] = parent
+                hasChildren.insert(parent)
+            case .shutDown(let member), .shutDownDuring(let member, _, _):
+                if listed.contains(.parentShutDownLeavesChildren) && hasChildren.contains(member) { continue }
+                if listed.contains(.templateChildShutDownBreaksSiblings),
+                   let spec = specOf[member], scenario.specs[spec].isTemplate { continue }
+                if case .shutDownDuring(_, let key, _) = op, let spec = specOf[member], !scenario.confined(key, to: spec) { continue }
+                shut.insert(member)
+            case .drop, .release:
+                break
+            }
+            ops.append(op)
+        }
+        scenario.ops = ops
+        return scenario
+    }
+}
+
+extension MScenario {
+    /// Whether everything the key's build may keep is kept by `spec`'s own member, so that a
+    /// shutdown racing its requests changes nothing another member keeps.
+    func confined(_ key: String, to spec: Int) -> Bool {
+        reach(key, from: spec).allSatisfy { $0.spec == spec || !$0.binding.scope.keeps }
+    }
+}
+
+// MARK: - Comparing the two sides
+
+/// Identities made comparable: each side numbers the values in the order it first describes them.
+final class Canon {
+    private var numbers: [Int: Int] = [:]
+
+    func number(_ raw: Int) -> Int {
+        if let number = numbers[raw] { return number }
+        let number = numbers.count + 1
+        numbers[raw] = number
+        return number
+    }
+
+    func known(_ raw: Int) -> Int? { numbers[raw] }
+
+    func describe(_ tree: MTree) -> String {
+        let own = "\(tree.label)#\(number(tree.id))"
+        return tree.children.isEmpty ? own : "\(own)(\(tree.children.map(describe).joined(separator: ",")))"
+    }
+
+    func describe(_ outcome: MOutcome) -> String {
+        switch outcome {
+        case .value(let tree): describe(tree)
+        case .error(let kind): "error \(kind.id)"
+        case .either(let shape, let errors): "\(shape ?? "") or \(errors.map(\.id).joined(separator: " or "))"
+        }
+    }
+}
+
+/// A disagreement: where, what, and a category that shrinking keeps.
+struct ModelFailure: Error, CustomStringConvertible {
+    var category: String
+    var step: Int
+    var detail: String
+    var description: String { "step \(step) (\(category)): \(detail)" }
+}
+
+/// Runs one scenario on the model and the library, step by step; `nil` when they agree.
+func check(_ scenario: MScenario) async -> ModelFailure? {
+    var model = ReferenceModel(scenario: scenario)
+    var library = LibraryRunner(scenario: scenario)
+    let modelCanon = Canon(), libraryCanon = Canon()
+    let expectedSetUp = model.setUp()
+    let actualSetUp = await library.setUp()
+    if let failure = compare(expectedSetUp, actualSetUp, step: 0, modelCanon, libraryCanon, log: library.log) {
+        return failure
+    }
+    if !actualSetUp.outcomes.isEmpty { return nil }
+    for (index, op) in scenario.ops.enumerated() {
+        let actual = await library.perform(op)
+        var expected = model.perform(op)
+        if case .shutDownDuring = op {
+            model.adopt(builds: actual.builds, events: actual.events)
+            expected.builds = actual.builds
+            expected.events = actual.events
+        }
+        var outcome = compare(expected, actual, step: index + 1, modelCanon, libraryCanon, log: library.log)
+        // A value let go by a task that is finishing may take a moment: look again.
+        var waited = 0
+        while outcome?.category == "alive" && waited < 100 {
+            try? await Task.sleep(for: .milliseconds(2))
+            waited += 1
+            var again = actual
+            again.alive = Set(library.log.alive().keys)
+            outcome = compare(expected, again, step: index + 1, modelCanon, libraryCanon, log: library.log)
+        }
+        if var failure = outcome {
+            failure.detail = "\(op): " + failure.detail
+            return failure
+        }
+    }
+    let leaks = await library.tearDown()
+    if !leaks.isEmpty {
+        let labels = leaks.values.sorted().joined(separator: ", ")
+        return ModelFailure(category: "leak", step: scenario.ops.count + 1,
+                            detail: "after the family and every value were dropped, still alive: \(labels)")
+    }
+    return nil
+}
+
+private func compare(_ expected: MRawStep, _ actual: MRawStep, step: Int, _ modelCanon: Canon, _ libraryCanon: Canon,
+                     log: MLog) -> ModelFailure? {
+    if let violation = actual.violations.first {
+        return ModelFailure(category: "violation", step: step, detail: violation)
+    }
+    if expected.outcomes.count != actual.outcomes.count {
+        return ModelFailure(category: "outcome", step: step,
+                            detail: "expected \(expected.outcomes.map(modelCanon.describe)), library gave \(actual.outcomes.map(libraryCanon.describe))")
+    }
+    for (want, got) in zip(expected.outcomes, actual.outcomes) {
+        if case .either(let shape, let errors) = want {
+            switch got {
+            case .value(let tree) where tree.shape == shape: continue
+            case .error(let kind) where errors.contains(kind): continue
+            default:
+                return ModelFailure(category: "outcome", step: step,
+                                    detail: "expected \(modelCanon.describe(want)), library gave \(libraryCanon.describe(got))")
+            }
+        }
+        let wanted = modelCanon.describe(want), gave = libraryCanon.describe(got)
+        if wanted != gave {
+            let category = if case .error = got { "error" } else if case .error = want { "error" } else { "value" }
+            return ModelFailure(category: category, step: step, detail: "expected \(wanted), library gave \(gave)")
+        }
+    }
+    if !expected.closesUnknown {
+        let wanted = expected.closes.map { modelCanon.known($0.id).map { "#\($0)" } ?? "\($0.label)?" }
+        let gave = actual.closes.map { libraryCanon.known($0.id).map { "#\($0)" } ?? "\($0.label)?" }
+        let same = expected.closesOrdered ? wanted == gave : wanted.sorted() == gave.sorted()
+        if !same {
+            return ModelFailure(category: "closes", step: step,
+                                detail: "expected closes \(wanted)\(expected.closesOrdered ? "" : " in any order"), library closed \(gave)")
+        }
+    }
+    if expected.builds != actual.builds {
+        return ModelFailure(category: "builds", step: step, detail: "expected builds \(sorted(expected.builds)), library built \(sorted(actual.builds))")
+    }
+    if expected.events != actual.events {
+        return ModelFailure(category: "observer", step: step, detail: "expected the observer to hear \(sorted(expected.events)), it heard \(sorted(actual.events))")
+    }
+    // Liveness, of the values both sides have described.
+    let must = Set(expected.alive.compactMap(modelCanon.known))
+    let may = Set(expected.mayBeAlive.compactMap(modelCanon.known))
+    let alive = Set(actual.alive.compactMap(libraryCanon.known))
+    let missing = must.subtracting(alive)
+    if !missing.isEmpty {
+        return ModelFailure(category: "released", step: step, detail: "values released while they should be alive: \(missing.sorted().map { "#\($0)" })")
+    }
+    let extra = alive.subtracting(may)
+    if !extra.isEmpty {
+        return ModelFailure(category: "alive", step: step, detail: "values alive that nothing should hold: \(extra.sorted().map { "#\($0)" })")
+    }
+    return nil
+}
+
+private func sorted(_ counts: [String: Int]) -> String {
+    counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+}
+
+// MARK: - Deadline and shrinking
+
+/// Runs `check` under a deadline: a scenario that does not finish in time is a hang.
+func checkWithDeadline(_ scenario: MScenario, seconds: Double) async -> ModelFailure? {
+    let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ModelFailure?, Never>) in
+        let once = Once()
+        let resume: @Sendable (ModelFailure?) -> Void = { value in
+            if once.first() { continuation.resume(returning: value) }
+        }
+        Task.detached { resume(await check(scenario)) }
+        Task.detached {
+            try? await Task.sleep(for: .seconds(seconds))
+            resume(ModelFailure(category: "hang", step: -1, detail: "did not finish within \(seconds) s"))
+        }
+    }
+    return outcome
+}
+
+/// True for the first caller only.
+final class Once: Sendable {
+    private let done = Atomic(false)
+    func first() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
+}
+
+/// The smallest scenario found that still fails in the same category.
+func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds: Double) async -> (MScenario, ModelFailure) {
+    var best = scenario, bestFailure = failure
+    var runs = 0
+    func candidates(_ s: MScenario) -> [MScenario] {
+        var result: [MScenario] = []
+        // Drop one step, from the last.
+        for index in s.ops.indices.reversed() {
+            var c = s
+            c.ops.remove(at: index)
+            result.append(c)
+        }
+        // Drop a decorator, the observer.
+        for spec in s.specs.indices {
+            for index in s.specs[spec].decorators.indices {
+                var c = s
+                c.specs[spec].decorators.remove(at: index)
+                result.append(c)
+            }
+            if s.specs[spec].observes {
+                var c = s
+                c.specs[spec].observes = false
+                result.append(c)
+            }
+        }
+        // Drop a binding (and what names it), a dependency, or simplify a binding.
+        for spec in s.specs.indices.reversed() {
+            for index in s.specs[spec].bindings.indices.reversed() {
+                let key = s.specs[spec].bindings[index].key
+                var c = s
+                c.specs[spec].bindings.remove(at: index)
+                for other in c.specs.indices {
+                    for b in c.specs[other].bindings.indices { c.specs[other].bindings[b].deps.removeAll { $0 == key } }
+                    c.specs[other].decorators.removeAll { $0.key == key }
+                }
+                c.ops.removeAll { op in
+                    switch op {
+                    case .request(_, let k, _, _), .concurrent(_, let k, _, _), .shutDownDuring(_, let k, _): k == key
+                    default: false
+                    }
+                }
+                result.append(c)
+                for dep in s.specs[spec].bindings[index].deps.indices {
+                    var d = s
+                    d.specs[spec].bindings[index].deps.remove(at: dep)
+                    result.append(d)
+                }
+                if s.specs[spec].bindings[index].scope != .unscoped && s.specs[spec].bindings[index].scope != .eager {
+                    var d = s
+                    d.specs[spec].bindings[index].scope = .unscoped
+                    result.append(d)
+                }
+            }
+        }
+        return result.map { KnownCause.sanitized($0) }
+    }
+    var improved = true
+    while improved && runs < budget {
+        improved = false
+        for candidate in candidates(best) {
+            runs += 1
+            if runs >= budget { break }
+            if let again = await checkWithDeadline(candidate, seconds: seconds), again.category == bestFailure.category {
+                best = candidate
+                bestFailure = again
+                improved = true
+                break
+            }
+        }
+    }
+    return (best, bestFailure)
+}
+
+// MARK: - The suite
+
+private func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+/// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_MODEL_COUNT` of them from a fixed start.
+private func modelSeeds() -> [UInt64] {
+    if let text = environment("SIGHTLESS_SEED"), let seed = UInt64(text) { return [seed] }
+    let count = environment("SIGHTLESS_MODEL_COUNT").flatMap { Int($0) } ?? 300
+    return (0..<UInt64(max(count, 1))).map { 0x30DE_0000 + $0 }
+}
+
+@Suite("Model: the library does what the reference model predicts")
+struct ModelTests {
+    @Test("generated scenarios agree with the reference model, step by step")
+    func libraryAgreesWithModel() async {
+        let seeds = modelSeeds()
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failures: [(UInt64, ModelFailure)] = []
+        var steps = 0
+        for seed in seeds {
+            let scenario = MScenario(seed: seed)
+            steps += scenario.ops.count
+            if seeds.count == 1 { print("model: \(scenario)") }
+            if let failure = await checkWithDeadline(scenario, seconds: 20) {
+                failures.append((seed, failure))
+                if failures.count <= 3 {
+                    let (small, smallFailure) = await shrink(scenario, failure, budget: 400, seconds: 5)
+                    Issue.record("""
+                        model disagreement, seed \(seed): \(failure)
+                        shrunk: \(smallFailure)
+                        \(small)
+                        replay with: SIGHTLESS_SEED=\(seed) swift test --filter SightlessModelTests
+                        """)
+                } else {
+                    Issue.record("model disagreement, seed \(seed): \(failure)")
+                }
+                if failure.category == "hang" || failures.count >= 10 { break }
+            }
+        }
+        print("model: \(seeds.count) scenarios, \(steps) steps, \(failures.count) failures in \(clock.now - start)")
+    }
+
+    @Test("the known causes each leave their combination out, and only it")
+    func knownCausesLeaveOutTheirCombination() {
+        var scenario = MScenario(seed: 1)
+        scenario.specs = [MSpec(name: "root", bindings: [MBinding(key: "a0", kind: .asyncClosure, scope: .singleton, deps: [])],
+                                decorators: [MDecorator(key: "a0", id: 1)], observes: true)]
+        scenario.ops = [.shutDown(member: 0), .makeChild(parent: 0, spec: 0, id: 1), .shutDown(member: 0)]
+        let all = KnownCause.sanitized(scenario, listed: Set(KnownCause.allCases))
+        #expect(all.specs[0].decorators.isEmpty)
+        #expect(!all.specs[0].observes)
+        #expect(all.ops == [.shutDown(member: 0), .shutDown(member: 0)])
+        let none = KnownCause.sanitized(scenario, listed: [])
+        #expect(none.specs[0].decorators.count == 1)
+        #expect(none.ops == scenario.ops)
+    }
+}

@@ -1,0 +1,380 @@
+import Sightless
+
+// The reference model: what the documentation says a scenario does, computed with plain
+// dictionaries and recursion, without caching anything the documentation does not keep. It
+// knows nothing of the engine: a request finds the key's binding in the requesting member or
+// its ancestors (the injector whose binding it is owns what its scope keeps), returns what that
+// owner's scope keeps, or builds the binding's dependencies depth first, the value, then its
+// decorators in declaration order (the first innermost), reports the build to the observers of
+// the owner and its ancestors, and keeps the value as its scope says. A shutdown closes the
+// member's live children first, newest first, then its own kept values, newest first.
+
+/// A value as a tree: what built it (`label`), its identity on its side (`id`: a model number,
+/// or a node's serial), and what it holds.
+struct MTree: Sendable {
+    var label: String
+    var id: Int
+    var children: [MTree]
+
+    /// The structure without identities.
+    var shape: String {
+        children.isEmpty ? label : "\(label)(\(children.map(\.shape).joined(separator: ",")))"
+    }
+}
+
+/// The outcome of one request.
+enum MOutcome: Sendable {
+    case value(MTree)
+    case error(InjectionError.Kind)
+    /// For a request racing a shutdown: the value of this shape, or one of these errors.
+    case either(shape: String?, errors: [InjectionError.Kind])
+}
+
+/// What one step shows, on one side, before identities are made comparable.
+struct MRawStep: Sendable {
+    var outcomes: [MOutcome] = []
+    /// What the step closed, in order: identity and label.
+    var closes: [(id: Int, label: String)] = []
+    /// Whether `closes` is in a determined order (else it is compared as a set).
+    var closesOrdered = true
+    /// Whether the closes of this step are not predicted (a shutdown raced requests).
+    var closesUnknown = false
+    var builds: [String: Int] = [:]
+    var events: [String: Int] = [:]
+    /// The values alive after the step: on the library's side, exactly; on the model's, the
+    /// values that must be alive (`alive`) and those that may be (`mayBeAlive`).
+    var alive: Set<Int> = []
+    var mayBeAlive: Set<Int> = []
+    /// Anything else the library showed that the model says never happens.
+    var violations: [String] = []
+}
+
+struct ReferenceModel {
+    struct Instance {
+        var label: String
+        var children: [Int]
+        /// Whether the value was kept in a step whose order of builds is determined.
+        var orderedKeep = true
+    }
+
+    struct Member {
+        var spec: Int
+        var parent: Int?
+        var dropped = false
+        var shut = false
+        /// What its storing scopes keep, by key, and the order they were kept in.
+        var kept: [String: Int] = [:]
+        var keptOrder: [Int] = []
+        var weak: [String: Int] = [:]
+        /// The instances its own module binds (a template's child: its template's).
+        var instances: [String: Int] = [:]
+        var provided: Int?
+        var creation: Int
+    }
+
+    let scenario: MScenario
+    var instances: [Int: Instance] = [:]
+    var nextID = 0
+    var members: [Int: Member] = [:]
+    var templateInstances: [Int: [String: Int]] = [:]
+    var held: [Int] = []
+    var builds: [String: Int] = [:]
+    var events: [String: Int] = [:]
+    var creations = 0
+    /// Whether the current step's builds happen in a determined order.
+    var orderedStep = true
+
+    init(scenario: MScenario) { self.scenario = scenario }
+
+    // MARK: Steps
+
+    /// Builds the root (and its templates, with their instances) and its eager singletons.
+    mutating func setUp() -> MRawStep {
+        var step = MRawStep()
+        orderedStep = !scenario.startRoot
+        let rootInstances = makeInstances(of: 0)
+        members[0] = Member(spec: 0, instances: rootInstances, creation: nextCreation())
+        for (index, spec) in scenario.specs.enumerated() where spec.isTemplate {
+            templateInstances[index] = makeInstances(of: index)
+        }
+        for binding in scenario.specs[0].bindings where binding.scope == .eager {
+            if case .error(let kind) = request(binding.key, from: 0, sync: !scenario.startRoot) {
+                step.outcomes.append(.error(kind))
+            }
+        }
+        finish(&step)
+        return step
+    }
+
+    mutating func perform(_ op: MOp) -> MRawStep {
+        var step = MRawStep()
+        orderedStep = true
+        switch op {
+        case .request(let member, let key, let path, let hold):
+            guard members[member].map({ !$0.dropped }) == true else { break }
+            orderedStep = path.isSync
+            let outcome = request(key, from: member, sync: path.isSync)
+            if hold, case .value(let tree) = outcome { held.append(tree.id) }
+            step.outcomes.append(outcome)
+        case .concurrent(let member, let key, let path, let count):
+            guard members[member].map({ !$0.dropped }) == true else { break }
+            orderedStep = false
+            for _ in 0..<count { step.outcomes.append(request(key, from: member, sync: path.isSync)) }
+        case .makeChild(let parent, let spec, let id):
+            guard let parentMember = members[parent], !parentMember.dropped else { break }
+            let isTemplate = scenario.specs[spec].isTemplate
+            // The module (or, for a template, the provided value) is made before the child.
+            let own = isTemplate ? [:] : makeInstances(of: spec)
+            let provided = isTemplate ? newInstance("p", children: []) : nil
+            if isShutDown(parent) {
+                step.outcomes.append(.error(.injectorShutDown))
+                break
+            }
+            var member = Member(spec: spec, parent: parent, instances: isTemplate ? templateInstances[spec] ?? [:] : own,
+                                creation: nextCreation())
+            member.provided = provided
+            members[id] = member
+        case .drop(let member):
+            members[member]?.dropped = true
+        case .release:
+            held = []
+        case .shutDown(let member):
+            guard members[member].map({ !$0.dropped }) == true else { break }
+            shutDown(member, closes: &step.closes)
+            step.closesOrdered = step.closes.allSatisfy { instances[$0.id]?.orderedKeep ?? true }
+        case .shutDownDuring(let member, let key, let count):
+            guard members[member].map({ !$0.dropped }) == true else { break }
+            // Each request gets what it would get before the shutdown, or injectorShutDown.
+            var scratch = self
+            let alone = scratch.request(key, from: member, sync: true)
+            for _ in 0..<count {
+                switch alone {
+                case .value(let tree): step.outcomes.append(.either(shape: tree.shape, errors: [.injectorShutDown]))
+                case .error(let kind): step.outcomes.append(.either(shape: nil, errors: [kind, .injectorShutDown]))
+                case .either: step.outcomes.append(alone)
+                }
+            }
+            var closes: [(id: Int, label: String)] = []
+            shutDown(member, closes: &closes)
+            step.closesUnknown = true
+        }
+        finish(&step)
+        return step
+    }
+
+    /// After a step whose builds the model cannot count (a shutdown racing requests), takes the
+    /// library's counts; the scenario confines such a step to the member it shuts down.
+    mutating func adopt(builds: [String: Int], events: [String: Int]) {
+        self.builds = builds
+        self.events = events
+    }
+
+    private mutating func finish(_ step: inout MRawStep) {
+        step.builds = builds
+        step.events = events
+        let (must, may) = liveness()
+        step.alive = must
+        step.mayBeAlive = may
+    }
+
+    private mutating func nextCreation() -> Int {
+        creations += 1
+        return creations
+    }
+
+    private mutating func newInstance(_ label: String, children: [Int]) -> Int {
+        nextID += 1
+        instances[nextID] = Instance(label: label, children: children, orderedKeep: orderedStep)
+        builds[label, default: 0] += 1
+        return nextID
+    }
+
+    private mutating func makeInstances(of spec: Int) -> [String: Int] {
+        var made: [String: Int] = [:]
+        for binding in scenario.specs[spec].bindings where binding.kind == .instance {
+            made[binding.key] = newInstance(binding.key, children: [])
+        }
+        return made
+    }
+
+    // MARK: Requests
+
+    /// Whether the member, or an ancestor of it, is shut down.
+    func isShutDown(_ member: Int) -> Bool {
+        var current: Int? = member
+        while let id = current, let m = members[id] {
+            if m.shut { return true }
+            current = m.parent
+        }
+        return false
+    }
+
+    /// The member whose binding `key` is, as seen from `member`, and the binding (`nil`: the
+    /// value a template's child was made with).
+    func owner(of key: String, from member: Int) -> (member: Int, binding: MBinding?)? {
+        var current: Int? = member
+        while let id = current, let m = members[id] {
+            let spec = scenario.specs[m.spec]
+            if spec.isTemplate && key == "p" { return (id, nil) }
+            if let binding = spec.binding(key) { return (id, binding) }
+            current = m.parent
+        }
+        return nil
+    }
+
+    mutating func request(_ key: String, from member: Int, sync: Bool) -> MOutcome {
+        if isShutDown(member) { return .error(.injectorShutDown) }
+        var frame: [String: Int] = [:]
+        var building: Set<Int> = []
+        switch get(key, from: member, sync: sync, frame: &frame, building: &building) {
+        case .success(let id): return .value(tree(id))
+        case .failure(let failure): return .error(failure.kind)
+        }
+    }
+
+    struct Failure: Error { let kind: InjectionError.Kind }
+
+    /// Whether building `key` from `member` needs await now: an `async` build not kept yet, or
+    /// an initializer over one. A kept value not kept yet that needs await to be built awaits
+    /// itself, whatever of its dependencies exists (the documentation lets a synchronous request
+    /// read existing awaited singletons only below an unscoped value; the library agrees).
+    func needsAwait(_ key: String, from member: Int) -> Bool {
+        guard let (owner, binding) = owner(of: key, from: member), let binding else { return false }
+        if binding.scope.keeps, members[owner]?.kept[key] != nil { return false }
+        if binding.scope.keeps { return scenario.needsAwait(key, from: members[owner]!.spec) }
+        if binding.kind.isAsync { return true }
+        if binding.kind == .type { return binding.deps.contains { needsAwait($0, from: owner) } }
+        return false
+    }
+
+    private mutating func get(_ key: String, from member: Int, sync: Bool, frame: inout [String: Int],
+                              building: inout Set<Int>) -> Result<Int, Failure> {
+        guard let (owner, found) = owner(of: key, from: member) else { return .failure(Failure(kind: .missingBinding)) }
+        if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
+        guard let binding = found else { return .success(members[owner]!.provided!) }
+        let frameKey = "\(owner).\(key)"
+        switch binding.scope {
+        case .singleton, .custom, .eager:
+            if let kept = members[owner]!.kept[key] { return .success(kept) }
+        case .weak:
+            if let kept = members[owner]!.weak[key], building.contains(kept) || liveness().must.contains(kept) {
+                return .success(kept)
+            }
+        case .perRequest:
+            if let kept = frame[frameKey] { return .success(kept) }
+        case .unscoped:
+            break
+        }
+        if sync && needsAwait(key, from: owner) { return .failure(Failure(kind: .needsAwait)) }
+        var value: Int
+        if binding.kind == .instance {
+            value = members[owner]!.instances[key]!
+        } else {
+            var children: [Int] = []
+            // A synchronous closure or provider asks synchronously.
+            let depsSync = binding.kind == .closure || binding.kind == .provider ? true : sync
+            for dep in binding.deps {
+                switch get(dep, from: owner, sync: depsSync, frame: &frame, building: &building) {
+                case .success(let child): children.append(child)
+                case .failure(let failure): return .failure(failure)
+                }
+            }
+            value = newInstance(key, children: children)
+            building.insert(value)
+            let observed = observers(of: owner)
+            for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
+        }
+        for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
+            value = newInstance("dec\(decorator.id)", children: [value])
+            building.insert(value)
+        }
+        switch binding.scope {
+        case .singleton, .custom, .eager:
+            members[owner]!.kept[key] = value
+            members[owner]!.keptOrder.append(value)
+        case .weak:
+            members[owner]!.weak[key] = value
+        case .perRequest:
+            frame[frameKey] = value
+        case .unscoped:
+            break
+        }
+        return .success(value)
+    }
+
+    /// The specs whose observers hear a build by `member`: its own and its ancestors'.
+    private func observers(of member: Int) -> [String] {
+        var names: [String] = []
+        var current: Int? = member
+        while let id = current, let m = members[id] {
+            if scenario.specs[m.spec].observes { names.append(scenario.specs[m.spec].name) }
+            current = m.parent
+        }
+        return names
+    }
+
+    func tree(_ id: Int) -> MTree {
+        let instance = instances[id]!
+        return MTree(label: instance.label, id: id, children: instance.children.map(tree))
+    }
+
+    // MARK: Shutdown
+
+    private mutating func shutDown(_ member: Int, closes: inout [(id: Int, label: String)]) {
+        guard let m = members[member], !m.shut else { return }
+        // Its live children first, newest first.
+        let alive = aliveMembers()
+        let children = members.filter { $0.value.parent == member && alive.contains($0.key) }
+            .sorted { $0.value.creation > $1.value.creation }
+        for (child, _) in children { shutDown(child, closes: &closes) }
+        members[member]!.shut = true
+        for id in m.keptOrder.reversed() { closes.append((id, instances[id]!.label)) }
+    }
+
+    // MARK: Liveness
+
+    /// The members alive: held by the test, or by a live child (a child holds its parent); the
+    /// test holds every template for the whole scenario, and a template holds its parent, the root.
+    func aliveMembers() -> Set<Int> {
+        var alive = Set(members.filter { !$0.value.dropped }.keys)
+        if !templateInstances.isEmpty && members[0] != nil { alive.insert(0) }
+        var changed = true
+        while changed {
+            changed = false
+            for id in alive {
+                if let parent = members[id]?.parent, !alive.contains(parent) {
+                    alive.insert(parent)
+                    changed = true
+                }
+            }
+        }
+        return alive
+    }
+
+    /// The values that must be alive (held by the test, kept by a live member that is not shut
+    /// down, a module's instance, or held by one of those), and those that may be (also what a
+    /// shut-down member kept: the documentation does not say when it lets go).
+    func liveness() -> (must: Set<Int>, may: Set<Int>) {
+        var roots = held
+        var uncertain: [Int] = []
+        for id in aliveMembers() {
+            guard let m = members[id] else { continue }
+            roots += m.instances.values
+            if let provided = m.provided { roots.append(provided) }
+            if m.shut { uncertain += m.keptOrder } else { roots += m.keptOrder }
+        }
+        for instances in templateInstances.values { roots += instances.values }
+        let must = reachable(from: roots)
+        return (must, must.union(reachable(from: uncertain)))
+    }
+
+    private func reachable(from roots: [Int]) -> Set<Int> {
+        var seen: Set<Int> = []
+        var stack = roots
+        while let id = stack.popLast() {
+            guard seen.insert(id).inserted, let instance = instances[id] else { continue }
+            stack += instance.children
+        }
+        return seen
+    }
+}

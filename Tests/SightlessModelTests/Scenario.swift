@@ -1,0 +1,351 @@
+import Sightless
+
+// A scenario of the model suite, as plain data: a family of injectors (`MSpec`: a root, a
+// template, plain children and grandchildren, each with its bindings, decorators and observer)
+// and a sequence of operations on it (`MOp`). The generator (`MScenario.init(seed:)`) draws only
+// scenarios that are valid by the documented rules, and leaves out the combinations whose
+// known library defect is listed in `KnownCause.listed`.
+
+/// How a key is bound. Every key is a named key of `MNode`.
+enum MKind: String, CaseIterable, Sendable {
+    /// A raw `Initializer` whose arguments the graph injects: its dependencies are visible.
+    case type
+    /// `to(instance:)`, made with the module.
+    case instance
+    /// `to { resolver in … }`, asking its resolver for its dependencies.
+    case closure
+    /// `to(provider:)`.
+    case provider
+    /// `to { resolver async in … }`, awaiting its dependencies.
+    case asyncClosure
+    /// `to(provider:)` with an `AsyncProvider`.
+    case asyncProvider
+
+    var isAsync: Bool { self == .asyncClosure || self == .asyncProvider }
+    /// Whether the graph cannot see its dependencies (it asks for them when it runs).
+    var isOpaque: Bool { self == .closure || self == .provider || isAsync }
+}
+
+/// A binding's scope.
+enum MScope: String, CaseIterable, Sendable {
+    case unscoped, singleton, weak, perRequest, custom, eager
+
+    /// Whether the scope keeps its value for the life of the injector (and closes it).
+    var keeps: Bool { self == .singleton || self == .custom || self == .eager }
+
+    /// How long a value of the scope lives, for the rule that a value may not hold a shorter-lived
+    /// one; `nil`: the scope keeps nothing, a value is as long-lived as what holds it.
+    var lifetime: Int? {
+        switch self {
+        case .unscoped: nil
+        case .perRequest: 1
+        case .weak: 2
+        case .singleton, .custom, .eager: 3
+        }
+    }
+}
+
+struct MBinding: Sendable, Equatable {
+    var key: String
+    var kind: MKind
+    var scope: MScope
+    /// Keys it needs, in order.
+    var deps: [String]
+}
+
+struct MDecorator: Sendable, Equatable {
+    var key: String
+    var id: Int
+}
+
+/// One member kind of the family: the root, a template, or a plain child (of the root, of
+/// another plain child, or of a template's child).
+struct MSpec: Sendable {
+    var name: String
+    var parent: Int?
+    var isTemplate = false
+    var bindings: [MBinding] = []
+    var decorators: [MDecorator] = []
+    var observes = false
+
+    func binding(_ key: String) -> MBinding? { bindings.first { $0.key == key } }
+}
+
+/// A way to make a request.
+enum MPath: String, CaseIterable, Sendable {
+    case sync, await, mainActor, lazyGet, lazyValue, factoryMake, factoryInstance
+
+    var isSync: Bool {
+        switch self {
+        case .sync, .mainActor, .lazyGet, .factoryMake: true
+        case .await, .lazyValue, .factoryInstance: false
+        }
+    }
+}
+
+/// One step. Members are named by the id the step that made them gave them (0: the root); a
+/// step naming a member that was never made, or was dropped, does nothing (a shrunk scenario
+/// may have lost the step that made it).
+enum MOp: Sendable, Equatable {
+    /// A request of `key` from `member`; `hold` keeps the value until the next `release`.
+    case request(member: Int, key: String, path: MPath, hold: Bool)
+    /// `count` tasks request `key` from `member` at once.
+    case concurrent(member: Int, key: String, path: MPath, count: Int)
+    /// Makes member `id`, a child of `parent` by spec `spec` (a template's child when the spec
+    /// is a template).
+    case makeChild(parent: Int, spec: Int, id: Int)
+    /// Drops the test's reference to the member.
+    case drop(member: Int)
+    /// Drops every value held.
+    case release
+    case shutDown(member: Int)
+    /// Shuts `member` down while `count` tasks request `key` from it.
+    case shutDownDuring(member: Int, key: String, count: Int)
+
+    var member: Int? {
+        switch self {
+        case .request(let m, _, _, _), .concurrent(let m, _, _, _), .drop(let m), .shutDown(let m),
+             .shutDownDuring(let m, _, _): m
+        case .makeChild(let parent, _, _): parent
+        case .release: nil
+        }
+    }
+}
+
+struct MScenario: Sendable {
+    var seed: UInt64
+    var specs: [MSpec]
+    /// Whether the root is built with `Injector.start` (required when an eager singleton needs await).
+    var startRoot: Bool
+    var ops: [MOp]
+}
+
+// MARK: - Facts about a family, used by the generator, the model and the runner
+
+extension MScenario {
+    /// The spec of the key's binding as seen from `spec`, and the binding (`nil`: the key a
+    /// template provides).
+    func owner(of key: String, from spec: Int) -> (spec: Int, binding: MBinding?)? {
+        var current: Int? = spec
+        while let index = current {
+            let s = specs[index]
+            if s.isTemplate && key == "p" { return (index, nil) }
+            if let binding = s.binding(key) { return (index, binding) }
+            current = s.parent
+        }
+        return nil
+    }
+
+    /// Every key visible from `spec`.
+    func visibleKeys(from spec: Int) -> [String] {
+        var keys: [String] = []
+        var current: Int? = spec
+        while let index = current {
+            let s = specs[index]
+            keys += s.bindings.map(\.key)
+            if s.isTemplate { keys.append("p") }
+            current = s.parent
+        }
+        return keys
+    }
+
+    /// Whether building the key needs `await` when nothing is stored yet: an `async` build, or
+    /// an initializer over one.
+    func needsAwait(_ key: String, from spec: Int) -> Bool {
+        guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding else { return false }
+        if binding.kind.isAsync { return true }
+        if binding.kind == .type { return binding.deps.contains { needsAwait($0, from: ownerSpec) } }
+        return false
+    }
+
+    /// Every key the key's build reaches (through any binding kind), itself included.
+    func reach(_ key: String, from spec: Int) -> [(spec: Int, binding: MBinding)] {
+        guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding else { return [] }
+        return [(ownerSpec, binding)] + binding.deps.flatMap { reach($0, from: ownerSpec) }
+    }
+
+    /// Whether the key's build reaches a weak value (whose sharing between tasks depends on timing).
+    func reachesWeak(_ key: String, from spec: Int) -> Bool {
+        reach(key, from: spec).contains { $0.binding.scope == .weak }
+    }
+
+    /// The shortest lifetime the key's value holds through values that keep nothing.
+    func heldLifetime(_ key: String, from spec: Int) -> Int? {
+        guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding else { return nil }
+        if let lifetime = binding.scope.lifetime { return lifetime }
+        return binding.deps.compactMap { heldLifetime($0, from: ownerSpec) }.min()
+    }
+
+    var hasAsync: Bool { specs.contains { $0.bindings.contains { $0.kind.isAsync } } }
+    var hasObserver: Bool { specs.contains(where: \.observes) }
+}
+
+// MARK: - The generator
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+}
+
+extension MScenario {
+    init(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        self.seed = seed
+        specs = [MSpec(name: "root")]
+        startRoot = random.chance(25)
+        ops = []
+        addBindings(to: 0, prefix: "a", count: 2 + random.below(5), random: &random)
+        if random.chance(50) {
+            specs.append(MSpec(name: "t", parent: 0, isTemplate: true))
+            addBindings(to: specs.count - 1, prefix: "t", count: 1 + random.below(4), random: &random)
+        }
+        for index in 0..<random.below(3) {
+            let parent = random.pick(Array(specs.indices))
+            specs.append(MSpec(name: "c\(index)", parent: parent))
+            addBindings(to: specs.count - 1, prefix: "c\(index)_", count: 1 + random.below(3), random: &random)
+        }
+        for index in specs.indices {
+            for binding in specs[index].bindings where random.chance(20) {
+                specs[index].decorators.append(MDecorator(key: binding.key, id: random.below(1000)))
+                if random.chance(30) { specs[index].decorators.append(MDecorator(key: binding.key, id: random.below(1000))) }
+            }
+        }
+        specs[0].observes = random.chance(50)
+        if specs.contains(where: { $0.bindings.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
+            startRoot = true
+        }
+        generateOps(random: &random)
+        self = KnownCause.sanitized(self)
+    }
+
+    private mutating func addBindings(to spec: Int, prefix: String, count: Int, random: inout SplitMix) {
+        for index in 0..<count {
+            let key = "\(prefix)\(index)"
+            var kind = random.pick([MKind.type, .type, .type, .instance, .closure, .provider, .asyncClosure, .asyncProvider])
+            var scope = random.pick(MScope.allCases)
+            if kind == .instance { scope = .unscoped }
+            if scope == .eager && spec != 0 { scope = .singleton }
+            // A value built with await can only be unscoped, a singleton or an eager singleton;
+            // a per-request one is an initializer's.
+            if scope == .perRequest && kind.isAsync { kind = .type }
+            if kind.isAsync && (scope == .weak || scope == .custom) { scope = .singleton }
+            var deps: [String] = []
+            if kind != .instance {
+                let candidates = visibleKeys(from: spec)
+                for _ in 0..<random.below(4) where !candidates.isEmpty {
+                    let dep = random.pick(candidates)
+                    if !deps.contains(dep) { deps.append(dep) }
+                }
+            }
+            let buildsSynchronously = kind == .closure || kind == .provider || [.weak, .perRequest, .custom].contains(scope)
+            deps.removeAll { dep in
+                // A synchronous closure or provider asks for its dependencies synchronously, and
+                // a weak, per-request or custom scope builds synchronously: nothing that needs await.
+                if buildsSynchronously && needsAwait(dep, from: spec) { return true }
+                // What a closure or provider asks for builds apart from the request's other
+                // values: no per-request value below it.
+                if kind.isOpaque && reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest }) { return true }
+                // A kept value may not hold a shorter-lived one.
+                if let own = scope.lifetime, let held = heldLifetime(dep, from: spec), held < own { return true }
+                return false
+            }
+            specs[spec].bindings.append(MBinding(key: key, kind: kind, scope: scope, deps: deps))
+        }
+    }
+
+    private mutating func generateOps(random: inout SplitMix) {
+        // The generator's own view of the members: id → spec, and whether each is still held.
+        var members: [Int: Int] = [0: 0]
+        var dropped: Set<Int> = []
+        var nextID = 1
+        for _ in 0..<(4 + random.below(18)) {
+            let live = members.keys.filter { !dropped.contains($0) }.sorted()
+            let roll = random.below(100)
+            if roll < 45, let member = live.isEmpty ? nil : random.pick(live) {
+                let keys = visibleKeys(from: members[member]!)
+                guard !keys.isEmpty else { continue }
+                ops.append(.request(member: member, key: random.pick(keys), path: random.pick(MPath.allCases), hold: random.chance(35)))
+            } else if roll < 55, let member = live.isEmpty ? nil : random.pick(live) {
+                let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
+                guard !keys.isEmpty else { continue }
+                ops.append(.concurrent(member: member, key: random.pick(keys), path: random.pick(MPath.allCases), count: 2 + random.below(3)))
+            } else if roll < 72 {
+                let childSpecs = specs.indices.filter { $0 != 0 }
+                guard !childSpecs.isEmpty else { continue }
+                let spec = random.pick(childSpecs)
+                let parents = live.filter { members[$0] == specs[spec].parent }
+                guard !parents.isEmpty else { continue }
+                ops.append(.makeChild(parent: random.pick(parents), spec: spec, id: nextID))
+                members[nextID] = spec
+                nextID += 1
+            } else if roll < 80, let member = live.isEmpty ? nil : random.pick(live) {
+                ops.append(.drop(member: member))
+                dropped.insert(member)
+            } else if roll < 86 {
+                ops.append(.release)
+            } else if roll < 94, let member = live.isEmpty ? nil : random.pick(live) {
+                ops.append(.shutDown(member: member))
+            } else if let member = live.isEmpty ? nil : random.pick(live) {
+                let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
+                guard !keys.isEmpty else { continue }
+                ops.append(.shutDownDuring(member: member, key: random.pick(keys), count: 1 + random.below(3)))
+            }
+        }
+    }
+}
+
+// MARK: - Readable steps
+
+extension MBinding: CustomStringConvertible {
+    var description: String {
+        let to: String = switch kind {
+        case .type: "initializer"
+        case .instance: "instance"
+        case .closure: "closure"
+        case .provider: "provider"
+        case .asyncClosure: "async closure"
+        case .asyncProvider: "async provider"
+        }
+        let needs = deps.isEmpty ? "" : " needing \(deps.joined(separator: ", "))"
+        return "\(key): \(to)\(needs)\(scope == .unscoped ? "" : " in \(scope.rawValue)")"
+    }
+}
+
+extension MOp: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .request(let m, let key, let path, let hold): "request \(key) from m\(m) via \(path.rawValue)\(hold ? ", held" : "")"
+        case .concurrent(let m, let key, let path, let count): "\(count) tasks request \(key) from m\(m) via \(path.rawValue) at once"
+        case .makeChild(let parent, let spec, let id): "m\(id) = child of m\(parent) by spec #\(spec)"
+        case .drop(let m): "drop m\(m)"
+        case .release: "release held values"
+        case .shutDown(let m): "shut m\(m) down"
+        case .shutDownDuring(let m, let key, let count): "shut m\(m) down while \(count) tasks request \(key) from it"
+        }
+    }
+}
+
+extension MScenario: CustomStringConvertible {
+    var description: String {
+        var lines = ["scenario \(seed)\(startRoot ? " (root built by Injector.start)" : ""):"]
+        for (index, spec) in specs.enumerated() {
+            let kind = index == 0 ? "root" : spec.isTemplate ? "template of #\(spec.parent!) providing p" : "child spec of #\(spec.parent!)"
+            lines.append("  spec #\(index) \(spec.name) (\(kind))\(spec.observes ? ", observed" : ""):")
+            for binding in spec.bindings { lines.append("    \(binding)") }
+            for decorator in spec.decorators { lines.append("    decorate \(decorator.key) with dec\(decorator.id)") }
+        }
+        lines.append("  steps (m0 is the root):")
+        for (index, op) in ops.enumerated() { lines.append("    \(index + 1). \(op)") }
+        return lines.joined(separator: "\n")
+    }
+}
