@@ -43,7 +43,16 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// Decorators and observers skip `async` bindings.
     case asyncBindingsSkipDecoratorsAndObservers
     /// A template child's values built with `await`, or requested with `await`, outlive the child.
+    /// Reported for issue 33, but not reproduced with this suite's values (async closures and
+    /// providers, initializers over them, kept per child, awaited on every path, the child then
+    /// dropped): not listed.
     case templateChildLeaksAwaitedValues
+    /// In a template's child, of two `async` singletons of one type under different names, the
+    /// second awaited gets the first's value (found by this suite).
+    case templateChildAwaitedSingletonsShareOneValue
+    /// In a template's child, an awaited request of a singleton bound `to(Initializer(…))` over
+    /// another such singleton over an `async` build never returns (found by this suite).
+    case templateChildAwaitedInitializerChainHangs
     /// Shutting one template child down makes its siblings throw `injectorShutDown`.
     case templateChildShutDownBreaksSiblings
     /// A shut-down injector still makes children (`child {…}`, `template.child`).
@@ -57,12 +66,20 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// `argumentCount`. Not generated yet.
     case tupleForSeveralArguments
 
+    /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
+    /// to check a fix before removing its line).
+    static let listed: Set<KnownCause> = {
+        let unlisted = environment("SIGHTLESS_MODEL_UNLIST").map { $0.split(separator: ",").map(String.init) } ?? []
+        return notFixed.filter { !unlisted.contains($0.rawValue) }
+    }()
+
     /// The causes not fixed yet. Remove a line when its fix lands: the generator then makes its
     /// combination again.
-    static let listed: Set<KnownCause> = [
+    static let notFixed: Set<KnownCause> = [
         .awaitedLazyCycleHangs,
         .asyncBindingsSkipDecoratorsAndObservers,
-        .templateChildLeaksAwaitedValues,
+        .templateChildAwaitedSingletonsShareOneValue,
+        .templateChildAwaitedInitializerChainHangs,
         .templateChildShutDownBreaksSiblings,
         .shutDownInjectorMakesChildren,
         .parentShutDownLeavesChildren,
@@ -82,7 +99,8 @@ enum KnownCause: String, CaseIterable, Sendable {
                 for index in scenario.specs.indices { scenario.specs[index].observes = false }
             }
         }
-        if listed.contains(.templateChildLeaksAwaitedValues) {
+        let awaitedInTemplate = listed.contains(.templateChildLeaksAwaitedValues) || listed.contains(.templateChildAwaitedInitializerChainHangs)
+        if awaitedInTemplate || listed.contains(.templateChildAwaitedSingletonsShareOneValue) {
             for index in scenario.specs.indices where scenario.specs[index].isTemplate {
                 for b in scenario.specs[index].bindings.indices where scenario.specs[index].bindings[b].kind.isAsync {
                     scenario.specs[index].bindings[b].kind = .type
@@ -114,12 +132,12 @@ enum KnownCause: String, CaseIterable, Sendable {
         for op in scenario.ops {
             switch op {
             case .request(let member, let key, let path, let hold):
-                if listed.contains(.templateChildLeaksAwaitedValues) && inTemplate(member) {
+                if awaitedInTemplate && inTemplate(member) {
                     ops.append(.request(member: member, key: key, path: synchronous(path), hold: hold))
                     continue
                 }
             case .concurrent(let member, let key, let path, let count):
-                if listed.contains(.templateChildLeaksAwaitedValues) && inTemplate(member) {
+                if awaitedInTemplate && inTemplate(member) {
                     ops.append(.concurrent(member: member, key: key, path: synchronous(path), count: count))
                     continue
                 }
@@ -390,7 +408,7 @@ func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds
 
 // MARK: - The suite
 
-private func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 /// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_MODEL_COUNT` of them from a fixed start.
 private func modelSeeds() -> [UInt64] {
