@@ -103,24 +103,44 @@ struct KeepOne: ScopeStrategy {
     }
 }
 
+/// A dependency asked for synchronously, as `MVia` says.
+func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) -> MNode {
+    let (key, via) = MVia.split(dep)
+    switch via {
+    case .direct: return try resolver.getInstance(Key<MNode>(named: key))
+    case .lazy: return try resolver.getInstance(Key<Lazy<MNode>>(named: key)).get()
+    case .factory: return try resolver.getInstance(Key<Factory<MNode>>(named: key)).make()
+    }
+}
+
+/// A dependency awaited, as `MVia` says.
+func awaitedDependency(_ resolver: Resolver, _ dep: String) async throws(InjectionError) -> MNode {
+    let (key, via) = MVia.split(dep)
+    switch via {
+    case .direct: return try await resolver.instance(Key<MNode>(named: key))
+    case .lazy: return try await resolver.getInstance(Key<Lazy<MNode>>(named: key)).value
+    case .factory: return try await resolver.getInstance(Key<Factory<MNode>>(named: key)).instance()
+    }
+}
+
 struct SyncMaker: Provider {
     let label: String
-    let deps: [Key<MNode>]
+    let deps: [String]
     let log: MLog
     func provide(_ resolver: Resolver) throws -> MNode {
         var nodes: [MNode] = []
-        for dep in deps { nodes.append(try resolver.getInstance(dep)) }
+        for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
         return MNode(label, nodes, log)
     }
 }
 
 struct AsyncMaker: AsyncProvider {
     let label: String
-    let deps: [Key<MNode>]
+    let deps: [String]
     let log: MLog
     func provide(_ resolver: Resolver) async throws -> MNode {
         var nodes: [MNode] = []
-        for dep in deps { nodes.append(try await resolver.instance(dep)) }
+        for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
         await Task.yield()
         return MNode(label, nodes, log)
     }
@@ -150,14 +170,15 @@ struct MModule: Module {
         for binding in spec.bindings {
             let key = Key<MNode>(named: binding.key)
             let label = binding.key
-            let deps = binding.deps.map { Key<MNode>(named: $0) }
+            let deps = binding.deps
+            let keys = binding.depKeys.map { Key<MNode>(named: $0) }
             let builder: ScopedBindingBuilder<MNode>
             switch binding.kind {
             case .instance:
                 binder.bind(key).to(instance: instances[binding.key]!)
                 continue
             case .type:
-                builder = binder.bind(key).to(Initializer<MNode>(deps.map { RawSlot.inject($0) }) { arguments in
+                builder = binder.bind(key).to(Initializer<MNode>(keys.map { RawSlot.inject($0) }) { arguments in
                     var nodes: [MNode] = []
                     for index in 0..<arguments.count { nodes.append(try arguments.value(at: index, as: MNode.self)) }
                     return MNode(label, nodes, log)
@@ -165,7 +186,7 @@ struct MModule: Module {
             case .closure:
                 builder = binder.bind(key).to { (resolver: Resolver) throws -> MNode in
                     var nodes: [MNode] = []
-                    for dep in deps { nodes.append(try resolver.getInstance(dep)) }
+                    for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
                     return MNode(label, nodes, log)
                 }
             case .provider:
@@ -173,12 +194,14 @@ struct MModule: Module {
             case .asyncClosure:
                 builder = binder.bind(key).to { (resolver: Resolver) async throws -> MNode in
                     var nodes: [MNode] = []
-                    for dep in deps { nodes.append(try await resolver.instance(dep)) }
+                    for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
                     await Task.yield()
                     return MNode(label, nodes, log)
                 }
             case .asyncProvider:
                 builder = binder.bind(key).to(provider: AsyncMaker(label: label, deps: deps, log: log))
+            case .asyncInitializer:
+                builder = binder.bind(key).to(asyncInitializer(label: label, deps: deps, log: log))
             }
             if binding.scope != .unscoped { builder.in(binding.scope.scope) }
         }
@@ -193,6 +216,33 @@ struct MModule: Module {
                 log.heard("\(name):\(key)")
             }
         }
+    }
+}
+
+/// An `async` initializer of the binding's dependencies: none, one (perhaps a `Lazy` of its
+/// key, awaited), or two.
+private func asyncInitializer(label: String, deps: [String], log: MLog) -> Initializer<MNode> {
+    let split = deps.map(MVia.split)
+    switch split.count {
+    case 0:
+        return Initializer<MNode>({ () async throws -> MNode in
+            await Task.yield()
+            return MNode(label, [], log)
+        })
+    case 1 where split[0].via == .lazy:
+        return Initializer<MNode>({ (other: Lazy<MNode>) async throws -> MNode in
+            MNode(label, [try await other.value], log)
+        }, .named(split[0].key))
+    case 1:
+        return Initializer<MNode>({ (other: MNode) async throws -> MNode in
+            await Task.yield()
+            return MNode(label, [other], log)
+        }, .named(split[0].key))
+    default:
+        return Initializer<MNode>({ (first: MNode, second: MNode) async throws -> MNode in
+            await Task.yield()
+            return MNode(label, [first, second], log)
+        }, .named(split[0].key), .named(split[1].key))
     }
 }
 
@@ -276,10 +326,10 @@ struct LibraryRunner {
             let result = await Self.fetch(injector, key, path)
             if hold, case .success(let node) = result { held.append(node) }
             step.outcomes.append(outcome(result, &step))
-        case .concurrent(let member, let key, let path, let count):
+        case .concurrent(let member, let keys, let path):
             guard let injector = members[member] else { break }
             let results = await withTaskGroup(of: (Int, Result<MNode, InjectionError>).self) { group in
-                for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, path)) } }
+                for (index, key) in keys.enumerated() { group.addTask { (index, await Self.fetch(injector, key, path)) } }
                 var results: [(Int, Result<MNode, InjectionError>)] = []
                 for await result in group { results.append(result) }
                 return results.sorted { $0.0 < $1.0 }.map(\.1)

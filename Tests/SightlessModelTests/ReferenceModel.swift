@@ -116,10 +116,10 @@ struct ReferenceModel {
             let outcome = request(key, from: member, sync: path.isSync)
             if hold, case .value(let tree) = outcome { held.append(tree.id) }
             step.outcomes.append(outcome)
-        case .concurrent(let member, let key, let path, let count):
+        case .concurrent(let member, let keys, let path):
             guard members[member].map({ !$0.dropped }) == true else { break }
             orderedStep = false
-            for _ in 0..<count { step.outcomes.append(request(key, from: member, sync: path.isSync)) }
+            for key in keys { step.outcomes.append(request(key, from: member, sync: path.isSync)) }
         case .makeChild(let parent, let spec, let id):
             guard let parentMember = members[parent], !parentMember.dropped else { break }
             let isTemplate = scenario.specs[spec].isTemplate
@@ -225,7 +225,7 @@ struct ReferenceModel {
     mutating func request(_ key: String, from member: Int, sync: Bool) -> MOutcome {
         if isShutDown(member) { return .error(.injectorShutDown) }
         var frame: [String: Int] = [:]
-        var building: Set<Int> = []
+        var building = Building()
         switch get(key, from: member, sync: sync, frame: &frame, building: &building) {
         case .success(let id): return .value(tree(id))
         case .failure(let failure): return .error(failure.kind)
@@ -233,6 +233,13 @@ struct ReferenceModel {
     }
 
     struct Failure: Error { let kind: InjectionError.Kind }
+
+    /// What a request is building: the keys (`member.key`) whose builds are under way, and the
+    /// values built so far (held by the builds that will take them).
+    struct Building {
+        var keys: [String] = []
+        var values: Set<Int> = []
+    }
 
     /// Whether building `key` from `member` needs await now: an `async` build not kept yet, or
     /// an initializer over one. A kept value not kept yet that needs await to be built awaits
@@ -243,12 +250,12 @@ struct ReferenceModel {
         if binding.scope.keeps, members[owner]?.kept[key] != nil { return false }
         if binding.scope.keeps { return scenario.needsAwait(key, from: members[owner]!.spec) }
         if binding.kind.isAsync { return true }
-        if binding.kind == .type { return binding.deps.contains { needsAwait($0, from: owner) } }
+        if binding.kind == .type { return binding.depKeys.contains { needsAwait($0, from: owner) } }
         return false
     }
 
     private mutating func get(_ key: String, from member: Int, sync: Bool, frame: inout [String: Int],
-                              building: inout Set<Int>) -> Result<Int, Failure> {
+                              building: inout Building) -> Result<Int, Failure> {
         guard let (owner, found) = owner(of: key, from: member) else { return .failure(Failure(kind: .missingBinding)) }
         if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
         guard let binding = found else { return .success(members[owner]!.provided!) }
@@ -257,7 +264,7 @@ struct ReferenceModel {
         case .singleton, .custom, .eager:
             if let kept = members[owner]!.kept[key] { return .success(kept) }
         case .weak:
-            if let kept = members[owner]!.weak[key], building.contains(kept) || liveness().must.contains(kept) {
+            if let kept = members[owner]!.weak[key], building.values.contains(kept) || liveness().must.contains(kept) {
                 return .success(kept)
             }
         case .perRequest:
@@ -266,6 +273,9 @@ struct ReferenceModel {
             break
         }
         if sync && needsAwait(key, from: owner) { return .failure(Failure(kind: .needsAwait)) }
+        // Asked for again while it is being built (through a closure's resolver, a Lazy or a
+        // Factory): a cycle.
+        if building.keys.contains(frameKey) { return .failure(Failure(kind: .cyclicDependency)) }
         var value: Int
         if binding.kind == .instance {
             value = members[owner]!.instances[key]!
@@ -273,20 +283,22 @@ struct ReferenceModel {
             var children: [Int] = []
             // A synchronous closure or provider asks synchronously.
             let depsSync = binding.kind == .closure || binding.kind == .provider ? true : sync
-            for dep in binding.deps {
+            building.keys.append(frameKey)
+            defer { building.keys.removeLast() }
+            for dep in binding.depKeys {
                 switch get(dep, from: owner, sync: depsSync, frame: &frame, building: &building) {
                 case .success(let child): children.append(child)
                 case .failure(let failure): return .failure(failure)
                 }
             }
             value = newInstance(key, children: children)
-            building.insert(value)
+            building.values.insert(value)
             let observed = observers(of: owner)
             for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
             value = newInstance("dec\(decorator.id)", children: [value])
-            building.insert(value)
+            building.values.insert(value)
         }
         switch binding.scope {
         case .singleton, .custom, .eager:

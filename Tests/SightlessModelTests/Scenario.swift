@@ -20,8 +20,14 @@ enum MKind: String, CaseIterable, Sendable {
     case asyncClosure
     /// `to(provider:)` with an `AsyncProvider`.
     case asyncProvider
+    /// An `async` initializer (`Initializer { … async … }`) of up to two arguments the graph
+    /// injects; one may be a `Lazy` of its key (`~key`), whose value it awaits.
+    case asyncInitializer
 
-    var isAsync: Bool { self == .asyncClosure || self == .asyncProvider }
+    var isAsync: Bool { self == .asyncClosure || self == .asyncProvider || self == .asyncInitializer }
+    /// Whether what it needs is built apart from the request's other values (so no per-request
+    /// value may be below it).
+    var buildsApart: Bool { isOpaque || self == .asyncInitializer }
     /// Whether the graph cannot see its dependencies (it asks for them when it runs).
     var isOpaque: Bool { self == .closure || self == .provider || isAsync }
 }
@@ -49,8 +55,32 @@ struct MBinding: Sendable, Equatable {
     var key: String
     var kind: MKind
     var scope: MScope
-    /// Keys it needs, in order.
+    /// Keys it needs, in order; a closure's or provider's may be asked through a `Lazy` (`~key`)
+    /// or a `Factory` (`^key`) of the key (see `MVia`).
     var deps: [String]
+
+    var depKeys: [String] { deps.map { MVia.split($0).key } }
+}
+
+/// How a closure or provider asks for a dependency: its resolver, or a `Lazy` or `Factory` of
+/// the key it gets from its resolver, used at once.
+enum MVia: String, CaseIterable, Sendable {
+    case direct = "", lazy = "~", factory = "^"
+
+    static func split(_ dep: String) -> (key: String, via: MVia) {
+        if dep.hasPrefix("~") { return (String(dep.dropFirst()), .lazy) }
+        if dep.hasPrefix("^") { return (String(dep.dropFirst()), .factory) }
+        return (dep, .direct)
+    }
+
+    static func describe(_ dep: String) -> String {
+        let (key, via) = split(dep)
+        return switch via {
+        case .direct: key
+        case .lazy: "Lazy<\(key)>"
+        case .factory: "Factory<\(key)>"
+        }
+    }
 }
 
 struct MDecorator: Sendable, Equatable {
@@ -89,8 +119,8 @@ enum MPath: String, CaseIterable, Sendable {
 enum MOp: Sendable, Equatable {
     /// A request of `key` from `member`; `hold` keeps the value until the next `release`.
     case request(member: Int, key: String, path: MPath, hold: Bool)
-    /// `count` tasks request `key` from `member` at once.
-    case concurrent(member: Int, key: String, path: MPath, count: Int)
+    /// Tasks request `keys` (one each) from `member` at once.
+    case concurrent(member: Int, keys: [String], path: MPath)
     /// Makes member `id`, a child of `parent` by spec `spec` (a template's child when the spec
     /// is a template).
     case makeChild(parent: Int, spec: Int, id: Int)
@@ -104,7 +134,7 @@ enum MOp: Sendable, Equatable {
 
     var member: Int? {
         switch self {
-        case .request(let m, _, _, _), .concurrent(let m, _, _, _), .drop(let m), .shutDown(let m),
+        case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m),
              .shutDownDuring(let m, _, _): m
         case .makeChild(let parent, _, _): parent
         case .release: nil
@@ -160,8 +190,16 @@ extension MScenario {
 
     /// Every key the key's build reaches (through any binding kind), itself included.
     func reach(_ key: String, from spec: Int) -> [(spec: Int, binding: MBinding)] {
-        guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding else { return [] }
-        return [(ownerSpec, binding)] + binding.deps.flatMap { reach($0, from: ownerSpec) }
+        var seen: Set<String> = []
+        var result: [(spec: Int, binding: MBinding)] = []
+        var stack = [(key, spec)]
+        while let (next, from) = stack.popLast() {
+            guard let (ownerSpec, binding) = owner(of: next, from: from), let binding,
+                  seen.insert("\(ownerSpec).\(next)").inserted else { continue }
+            result.append((ownerSpec, binding))
+            for dep in binding.depKeys { stack.append((dep, ownerSpec)) }
+        }
+        return result
     }
 
     /// Whether the key's build reaches a weak value (whose sharing between tasks depends on timing).
@@ -171,9 +209,19 @@ extension MScenario {
 
     /// The shortest lifetime the key's value holds through values that keep nothing.
     func heldLifetime(_ key: String, from spec: Int) -> Int? {
-        guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding else { return nil }
+        var seen: Set<String> = []
+        return heldLifetime(key, from: spec, seen: &seen)
+    }
+
+    private func heldLifetime(_ key: String, from spec: Int, seen: inout Set<String>) -> Int? {
+        guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding,
+              seen.insert("\(ownerSpec).\(key)").inserted else { return nil }
         if let lifetime = binding.scope.lifetime { return lifetime }
-        return binding.deps.compactMap { heldLifetime($0, from: ownerSpec) }.min()
+        var shortest: Int?
+        for dep in binding.depKeys {
+            if let held = heldLifetime(dep, from: ownerSpec, seen: &seen) { shortest = min(shortest ?? held, held) }
+        }
+        return shortest
     }
 
     var hasAsync: Bool { specs.contains { $0.bindings.contains { $0.kind.isAsync } } }
@@ -205,6 +253,7 @@ extension MScenario {
         startRoot = random.chance(25)
         ops = []
         addBindings(to: 0, prefix: "a", count: 2 + random.below(5), random: &random)
+        if random.chance(25) { addRing(random: &random) }
         if random.chance(50) {
             specs.append(MSpec(name: "t", parent: 0, isTemplate: true))
             addBindings(to: specs.count - 1, prefix: "t", count: 1 + random.below(4), random: &random)
@@ -231,7 +280,7 @@ extension MScenario {
     private mutating func addBindings(to spec: Int, prefix: String, count: Int, random: inout SplitMix) {
         for index in 0..<count {
             let key = "\(prefix)\(index)"
-            var kind = random.pick([MKind.type, .type, .type, .instance, .closure, .provider, .asyncClosure, .asyncProvider])
+            var kind = random.pick([MKind.type, .type, .type, .instance, .closure, .provider, .asyncClosure, .asyncProvider, .asyncInitializer])
             var scope = random.pick(MScope.allCases)
             if kind == .instance { scope = .unscoped }
             if scope == .eager && spec != 0 { scope = .singleton }
@@ -241,7 +290,7 @@ extension MScenario {
             if kind.isAsync && (scope == .weak || scope == .custom) { scope = .singleton }
             var deps: [String] = []
             if kind != .instance {
-                let candidates = visibleKeys(from: spec)
+                let candidates = visibleKeys(from: spec).filter { !$0.hasPrefix("y") }
                 for _ in 0..<random.below(4) where !candidates.isEmpty {
                     let dep = random.pick(candidates)
                     if !deps.contains(dep) { deps.append(dep) }
@@ -254,12 +303,31 @@ extension MScenario {
                 if buildsSynchronously && needsAwait(dep, from: spec) { return true }
                 // What a closure or provider asks for builds apart from the request's other
                 // values: no per-request value below it.
-                if kind.isOpaque && reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest }) { return true }
+                if kind.buildsApart && reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest }) { return true }
                 // A kept value may not hold a shorter-lived one.
                 if let own = scope.lifetime, let held = heldLifetime(dep, from: spec), held < own { return true }
                 return false
             }
+            if kind == .asyncInitializer {
+                deps = Array(deps.prefix(2))
+                if deps.count == 1 && random.chance(40) { deps = ["~" + deps[0]] }
+            }
             specs[spec].bindings.append(MBinding(key: key, kind: kind, scope: scope, deps: deps))
+        }
+    }
+
+    /// A ring of closures or providers in the root, `y0` needing `y1` … needing `y0`, each
+    /// asking through its resolver, a `Lazy` or a `Factory`: every request of one is a
+    /// `cyclicDependency`. All synchronous or all `async`; nothing else needs them.
+    private mutating func addRing(random: inout SplitMix) {
+        let count = 1 + random.below(3)
+        let isAsync = random.chance(50)
+        for index in 0..<count {
+            let kind = isAsync ? random.pick([MKind.asyncClosure, .asyncProvider, .asyncInitializer]) : random.pick([MKind.closure, .provider])
+            let scope = isAsync ? random.pick([MScope.unscoped, .singleton]) : random.pick([MScope.unscoped, .singleton, .custom])
+            // An async initializer's edge closes the ring through a Lazy it is handed.
+            let via = kind == .asyncInitializer ? .lazy : random.pick(MVia.allCases)
+            specs[0].bindings.append(MBinding(key: "y\(index)", kind: kind, scope: scope, deps: ["\(via.rawValue)y\((index + 1) % count)"]))
         }
     }
 
@@ -278,7 +346,17 @@ extension MScenario {
             } else if roll < 55, let member = live.isEmpty ? nil : random.pick(live) {
                 let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
                 guard !keys.isEmpty else { continue }
-                ops.append(.concurrent(member: member, key: random.pick(keys), path: random.pick(MPath.allCases), count: 2 + random.below(3)))
+                let count = 2 + random.below(3)
+                // The same key from every task, or a key each (the ring's keys, when there is one).
+                let ring = keys.filter { $0.hasPrefix("y") }
+                let chosen: [String] = if random.chance(50) {
+                    Array(repeating: random.pick(keys), count: count)
+                } else if !ring.isEmpty && random.chance(60) {
+                    ring
+                } else {
+                    (0..<count).map { _ in random.pick(keys) }
+                }
+                ops.append(.concurrent(member: member, keys: chosen, path: random.pick(MPath.allCases)))
             } else if roll < 72 {
                 let childSpecs = specs.indices.filter { $0 != 0 }
                 guard !childSpecs.isEmpty else { continue }
@@ -315,8 +393,9 @@ extension MBinding: CustomStringConvertible {
         case .provider: "provider"
         case .asyncClosure: "async closure"
         case .asyncProvider: "async provider"
+        case .asyncInitializer: "async initializer"
         }
-        let needs = deps.isEmpty ? "" : " needing \(deps.joined(separator: ", "))"
+        let needs = deps.isEmpty ? "" : " needing \(deps.map(MVia.describe).joined(separator: ", "))"
         return "\(key): \(to)\(needs)\(scope == .unscoped ? "" : " in \(scope.rawValue)")"
     }
 }
@@ -325,7 +404,7 @@ extension MOp: CustomStringConvertible {
     var description: String {
         switch self {
         case .request(let m, let key, let path, let hold): "request \(key) from m\(m) via \(path.rawValue)\(hold ? ", held" : "")"
-        case .concurrent(let m, let key, let path, let count): "\(count) tasks request \(key) from m\(m) via \(path.rawValue) at once"
+        case .concurrent(let m, let keys, let path): "\(keys.count) tasks request \(keys.joined(separator: ", ")) from m\(m) via \(path.rawValue) at once"
         case .makeChild(let parent, let spec, let id): "m\(id) = child of m\(parent) by spec #\(spec)"
         case .drop(let m): "drop m\(m)"
         case .release: "release held values"
