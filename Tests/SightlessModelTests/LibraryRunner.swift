@@ -96,6 +96,26 @@ final class MNode: Closable, Sendable {
     var all: [MNode] { [self] + deps.flatMap(\.all) }
 }
 
+/// A type nothing binds that declares itself a singleton: built just in time, the family's
+/// wherever it is first reached. It needs the root's `MLog`, so that its node is recorded.
+final class JitShared: Injectable, Closable, Sendable {
+    let node: MNode
+    init(log: MLog) { node = MNode(MScenario.jit.key, [], log) }
+    static let initializer = Initializer(JitShared.init(log:))
+    static var scope: Scope { .singleton }
+    func close() { node.close() }
+}
+
+/// The raw slot of a dependency's key.
+func slot(_ key: String) -> RawSlot {
+    key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
+}
+
+/// The node of an argument read from a raw initializer's arguments.
+func node(_ arguments: Initializer<MNode>.Arguments, at index: Int, key: String) throws(InjectionError) -> MNode {
+    key == MScenario.jit.key ? try arguments.value(at: index, as: JitShared.self).node : try arguments.value(at: index, as: MNode.self)
+}
+
 /// A scope of one's own that keeps one value in an `InstanceStorage`.
 struct KeepOne: ScopeStrategy {
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
@@ -106,6 +126,13 @@ struct KeepOne: ScopeStrategy {
 /// A dependency asked for synchronously, as `MVia` says.
 func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) -> MNode {
     let (key, via) = MVia.split(dep)
+    if key == MScenario.jit.key {
+        switch via {
+        case .direct: return try resolver.getInstance(JitShared.self).node
+        case .lazy: return try resolver.getInstance(Lazy<JitShared>.self).get().node
+        case .factory: return try resolver.getInstance(Factory<JitShared>.self).make().node
+        }
+    }
     switch via {
     case .direct: return try resolver.getInstance(Key<MNode>(named: key))
     case .lazy: return try resolver.getInstance(Key<Lazy<MNode>>(named: key)).get()
@@ -116,6 +143,13 @@ func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) 
 /// A dependency awaited, as `MVia` says.
 func awaitedDependency(_ resolver: Resolver, _ dep: String) async throws(InjectionError) -> MNode {
     let (key, via) = MVia.split(dep)
+    if key == MScenario.jit.key {
+        switch via {
+        case .direct: return try await resolver.instance(JitShared.self).node
+        case .lazy: return try await resolver.getInstance(Lazy<JitShared>.self).value.node
+        case .factory: return try await resolver.getInstance(Factory<JitShared>.self).instance().node
+        }
+    }
     switch via {
     case .direct: return try await resolver.instance(Key<MNode>(named: key))
     case .lazy: return try await resolver.getInstance(Key<Lazy<MNode>>(named: key)).value
@@ -167,20 +201,21 @@ struct MModule: Module {
 
     func configure(_ binder: Binder) {
         let log = log
+        if spec.parent == nil { binder.bind(MLog.self).to(instance: log) }
         for binding in spec.bindings {
             let key = Key<MNode>(named: binding.key)
             let label = binding.key
             let deps = binding.deps
-            let keys = binding.depKeys.map { Key<MNode>(named: $0) }
             let builder: ScopedBindingBuilder<MNode>
             switch binding.kind {
             case .instance:
                 binder.bind(key).to(instance: instances[binding.key]!)
                 continue
             case .type:
-                builder = binder.bind(key).to(Initializer<MNode>(keys.map { RawSlot.inject($0) }) { arguments in
+                let names = binding.depKeys
+                builder = binder.bind(key).to(Initializer<MNode>(names.map(slot)) { arguments in
                     var nodes: [MNode] = []
-                    for index in 0..<arguments.count { nodes.append(try arguments.value(at: index, as: MNode.self)) }
+                    for (index, name) in names.enumerated() { nodes.append(try node(arguments, at: index, key: name)) }
                     return MNode(label, nodes, log)
                 })
             case .closure:
@@ -212,6 +247,7 @@ struct MModule: Module {
         if spec.observes {
             let name = spec.name
             binder.observe { event in
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
                 guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name else { return }
                 log.heard("\(name):\(key)")
             }
@@ -285,19 +321,26 @@ struct LibraryRunner {
 
     /// One request through `path`.
     static func fetch(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<MNode, InjectionError> {
-        let key = Key<MNode>(named: name)
+        if name == MScenario.jit.key {
+            return await fetch(injector, Key<JitShared>(), path).map(\.node)
+        }
+        return await fetch(injector, Key<MNode>(named: name), path)
+    }
+
+    static func fetch<Value: Sendable>(_ injector: Injector, _ key: Key<Value>, _ path: MPath) async -> Result<Value, InjectionError> {
+        let name = key.name
         do {
             switch path {
             case .sync: return .success(try injector.getInstance(key))
             case .await: return .success(try await injector.instance(key))
             case .mainActor:
-                return await MainActor.run { () -> Result<MNode, InjectionError> in
+                return await MainActor.run { () -> Result<Value, InjectionError> in
                     do throws(InjectionError) { return .success(try injector.getInstance(key)) } catch { return .failure(error) }
                 }
-            case .lazyGet: return .success(try injector.getInstance(Key<Lazy<MNode>>(named: name)).get())
-            case .lazyValue: return .success(try await injector.getInstance(Key<Lazy<MNode>>(named: name)).value)
-            case .factoryMake: return .success(try injector.getInstance(Key<Factory<MNode>>(named: name)).make())
-            case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<MNode>>(named: name)).instance())
+            case .lazyGet: return .success(try injector.getInstance(Key<Lazy<Value>>(named: name)).get())
+            case .lazyValue: return .success(try await injector.getInstance(Key<Lazy<Value>>(named: name)).value)
+            case .factoryMake: return .success(try injector.getInstance(Key<Factory<Value>>(named: name)).make())
+            case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<Value>>(named: name)).instance())
             }
         } catch {
             return .failure(error)

@@ -217,8 +217,35 @@ struct ModelFailure: Error, CustomStringConvertible {
     var description: String { "step \(step) (\(category)): \(detail)" }
 }
 
+/// What the scenarios exercised: outcomes by kind (`value`, `error <kind>`), closes, and values
+/// seen to die.
+final class Coverage: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    func add(_ name: String, _ count: Int = 1) { counts.withLock { $0[name, default: 0] += count } }
+    var summary: String { counts.withLock { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") } }
+    subscript(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
+
+    func record(_ step: MRawStep, _ op: MOp?) {
+        for outcome in step.outcomes {
+            switch outcome {
+            case .value: add("value")
+            case .error(let kind): add("error \(kind.id)")
+            case .either: add("raced")
+            }
+        }
+        if !step.closes.isEmpty { add("closed", step.closes.count) }
+        if let op {
+            switch op {
+            case .request(_, _, let path, _): add("path \(path.rawValue)")
+            case .concurrent(_, let keys, _): add(Set(keys).count > 1 ? "tasks of several keys" : "tasks of one key")
+            default: break
+            }
+        }
+    }
+}
+
 /// Runs one scenario on the model and the library, step by step; `nil` when they agree.
-func check(_ scenario: MScenario) async -> ModelFailure? {
+func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailure? {
     var model = ReferenceModel(scenario: scenario)
     var library = LibraryRunner(scenario: scenario)
     let modelCanon = Canon(), libraryCanon = Canon()
@@ -250,6 +277,9 @@ func check(_ scenario: MScenario) async -> ModelFailure? {
             failure.detail = "\(op): " + failure.detail
             return failure
         }
+        coverage?.record(actual, op)
+        if expected.events.values.reduce(0, +) > 0 { coverage?.add("observed steps") }
+        if !expected.mayBeAlive.isEmpty || !actual.alive.isEmpty { coverage?.add("liveness checks") }
     }
     let leaks = await library.tearDown()
     if !leaks.isEmpty {
@@ -322,13 +352,13 @@ private func sorted(_ counts: [String: Int]) -> String {
 // MARK: - Deadline and shrinking
 
 /// Runs `check` under a deadline: a scenario that does not finish in time is a hang.
-func checkWithDeadline(_ scenario: MScenario, seconds: Double) async -> ModelFailure? {
+func checkWithDeadline(_ scenario: MScenario, seconds: Double, coverage: Coverage? = nil) async -> ModelFailure? {
     let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ModelFailure?, Never>) in
         let once = Once()
         let resume: @Sendable (ModelFailure?) -> Void = { value in
             if once.first() { continuation.resume(returning: value) }
         }
-        Task.detached { resume(await check(scenario)) }
+        Task.detached { resume(await check(scenario, coverage: coverage)) }
         Task.detached {
             try? await Task.sleep(for: .seconds(seconds))
             resume(ModelFailure(category: "hang", step: -1, detail: "did not finish within \(seconds) s"))
@@ -437,11 +467,12 @@ struct ModelTests {
         let start = clock.now
         var failures: [(UInt64, ModelFailure)] = []
         var steps = 0
+        let coverage = Coverage()
         for seed in seeds {
             let scenario = MScenario(seed: seed)
             steps += scenario.ops.count
             if seeds.count == 1 { print("model: \(scenario)") }
-            if let failure = await checkWithDeadline(scenario, seconds: 20) {
+            if let failure = await checkWithDeadline(scenario, seconds: 20, coverage: coverage) {
                 failures.append((seed, failure))
                 if failures.count <= 3 {
                     // A hang costs its deadline per attempt: fewer attempts.
@@ -460,6 +491,7 @@ struct ModelTests {
             }
         }
         print("model: \(seeds.count) scenarios, \(steps) steps, \(failures.count) failures in \(clock.now - start)")
+        print("model: exercised \(coverage.summary)")
     }
 
     @Test("the known causes each leave their combination out, and only it")

@@ -212,6 +212,7 @@ struct ReferenceModel {
     /// The member whose binding `key` is, as seen from `member`, and the binding (`nil`: the
     /// value a template's child was made with).
     func owner(of key: String, from member: Int) -> (member: Int, binding: MBinding?)? {
+        if key == MScenario.jit.key { return (0, MScenario.jit) }
         var current: Int? = member
         while let id = current, let m = members[id] {
             let spec = scenario.specs[m.spec]

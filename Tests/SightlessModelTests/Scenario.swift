@@ -156,6 +156,7 @@ extension MScenario {
     /// The spec of the key's binding as seen from `spec`, and the binding (`nil`: the key a
     /// template provides).
     func owner(of key: String, from spec: Int) -> (spec: Int, binding: MBinding?)? {
+        if key == MScenario.jit.key { return (0, MScenario.jit) }
         var current: Int? = spec
         while let index = current {
             let s = specs[index]
@@ -166,9 +167,13 @@ extension MScenario {
         return nil
     }
 
+    /// `JitShared`, an `Injectable` type nothing binds that declares itself a singleton (and needs
+    /// the root's `MLog`): wherever it is first reached, the family's, kept by the root.
+    static let jit = MBinding(key: "J", kind: .type, scope: .singleton, deps: [])
+
     /// Every key visible from `spec`.
     func visibleKeys(from spec: Int) -> [String] {
-        var keys: [String] = []
+        var keys: [String] = [MScenario.jit.key]
         var current: Int? = spec
         while let index = current {
             let s = specs[index]
@@ -269,7 +274,7 @@ extension MScenario {
                 if random.chance(30) { specs[index].decorators.append(MDecorator(key: binding.key, id: random.below(1000))) }
             }
         }
-        specs[0].observes = random.chance(50)
+        for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
         if specs.contains(where: { $0.bindings.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
             startRoot = true
         }
@@ -309,6 +314,7 @@ extension MScenario {
                 return false
             }
             if kind == .asyncInitializer {
+                deps.removeAll { $0 == MScenario.jit.key }
                 deps = Array(deps.prefix(2))
                 if deps.count == 1 && random.chance(40) { deps = ["~" + deps[0]] }
             }
