@@ -201,7 +201,17 @@ struct MModule: Module {
 
     func configure(_ binder: Binder) {
         let log = log
-        if spec.parent == nil { binder.bind(MLog.self).to(instance: log) }
+        if spec.parent == nil {
+            binder.bind(MLog.self).to(instance: log)
+            // `r`: a closure of a creation-time argument that recurses down to 0.
+            binder.bind(Key<MNode>(named: "r")).to { (resolver: Resolver, depth: Int) throws -> MNode in
+                depth <= 0 ? MNode("r", [], log) : MNode("r", [try resolver.getInstance(Key<MNode>(named: "r"), arguments: depth - 1)], log)
+            }
+            // `d`: an initializer of two creation-time arguments.
+            binder.bind(Key<MNode>(named: "d")).to(Initializer<MNode>([.dynamic(Int.self), .dynamic(String.self)]) { _ in
+                MNode("d", [], log)
+            })
+        }
         for binding in spec.bindings {
             let key = Key<MNode>(named: binding.key)
             let label = binding.key
@@ -347,6 +357,42 @@ struct LibraryRunner {
         }
     }
 
+    /// A request of `r` (with `depth`) or `d` (with 1 and "x", as two values or one tuple).
+    static func fetchWithArguments(_ injector: Injector, _ name: String, depth: Int, tuple: Bool, _ path: MPath) async
+        -> Result<MNode, InjectionError> {
+        let key = Key<MNode>(named: name)
+        do {
+            if name == "r" {
+                switch path {
+                case .await, .lazyValue: return .success(try await injector.instance(key, arguments: depth))
+                case .mainActor:
+                    return await MainActor.run { () -> Result<MNode, InjectionError> in
+                        do throws(InjectionError) { return .success(try injector.getInstance(key, arguments: depth)) } catch { return .failure(error) }
+                    }
+                case .factoryMake: return .success(try injector.getInstance(Key<Factory<MNode, Int>>(named: name)).make(depth))
+                case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<MNode, Int>>(named: name)).instance(depth))
+                case .sync, .lazyGet: return .success(try injector.getInstance(key, arguments: depth))
+                }
+            }
+            switch path {
+            case .await, .lazyValue:
+                return .success(tuple ? try await injector.instance(key, arguments: (1, "x")) : try await injector.instance(key, arguments: 1, "x"))
+            case .mainActor:
+                return await MainActor.run { () -> Result<MNode, InjectionError> in
+                    do throws(InjectionError) {
+                        return .success(tuple ? try injector.getInstance(key, arguments: (1, "x")) : try injector.getInstance(key, arguments: 1, "x"))
+                    } catch { return .failure(error) }
+                }
+            case .factoryMake: return .success(try injector.getInstance(Key<Factory<MNode, Int, String>>(named: name)).make(1, "x"))
+            case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<MNode, Int, String>>(named: name)).instance(1, "x"))
+            case .sync, .lazyGet:
+                return .success(tuple ? try injector.getInstance(key, arguments: (1, "x")) : try injector.getInstance(key, arguments: 1, "x"))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The outcome of a request; `racing`: made while a shutdown ran, so that what it got may
     /// have been closed after it got it.
     private func outcome(_ result: Result<MNode, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
@@ -400,6 +446,9 @@ struct LibraryRunner {
             _ = log.takeCloses()
             do { try injector.shutDown() } catch { step.violations.append("shutDown threw \(error.kind)") }
             step.closes = log.takeCloses()
+        case .withArguments(let member, let key, let depth, let tuple, let path):
+            guard let injector = members[member] else { break }
+            step.outcomes.append(outcome(await Self.fetchWithArguments(injector, key, depth: depth, tuple: tuple, path), &step))
         case .shutDownDuring(let member, let key, let count):
             guard let injector = members[member] else { break }
             let results = await withTaskGroup(of: (Int, Result<MNode, InjectionError>?).self) { group in

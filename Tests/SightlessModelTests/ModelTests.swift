@@ -63,10 +63,10 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// A parent's shutdown leaves its live children running instead of shutting them down first.
     case parentShutDownLeavesChildren
     /// A closure binding with creation-time arguments recursing through
-    /// `r.getInstance(key, arguments: n - 1)` throws `cyclicDependency`. Not generated yet.
+    /// `r.getInstance(key, arguments: n - 1)` throws `cyclicDependency`.
     case closureRecursionWithArguments
     /// A single tuple passed where several `Dynamic` arguments are expected is not always
-    /// `argumentCount`. Not generated yet.
+    /// `argumentCount`.
     case tupleForSeveralArguments
 
     /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
@@ -162,6 +162,15 @@ enum KnownCause: String, CaseIterable, Sendable {
                    let spec = specOf[member], scenario.specs[spec].isTemplate { continue }
                 if case .shutDownDuring(_, let key, _) = op, let spec = specOf[member], !scenario.confined(key, to: spec) { continue }
                 shut.insert(member)
+            case .withArguments(let member, let key, let depth, let tuple, let path):
+                if listed.contains(.closureRecursionWithArguments) && key == "r" && depth > 0 {
+                    ops.append(.withArguments(member: member, key: key, depth: 0, tuple: tuple, path: path))
+                    continue
+                }
+                if listed.contains(.tupleForSeveralArguments) && tuple {
+                    ops.append(.withArguments(member: member, key: key, depth: depth, tuple: false, path: path))
+                    continue
+                }
             case .drop, .release:
                 break
             }

@@ -142,6 +142,23 @@ struct ReferenceModel {
             guard members[member].map({ !$0.dropped }) == true else { break }
             shutDown(member, closes: &step.closes)
             step.closesOrdered = step.closes.allSatisfy { instances[$0.id]?.orderedKeep ?? true }
+        case .withArguments(let member, let key, let depth, let tuple, let path):
+            guard members[member].map({ !$0.dropped }) == true else { break }
+            if isShutDown(member) || isShutDown(0) {
+                step.outcomes.append(.error(.injectorShutDown))
+            } else if key == "d" {
+                // A tuple is one argument where two are expected, on every path.
+                if tuple && path != .factoryMake && path != .factoryInstance {
+                    step.outcomes.append(.error(.argumentCount))
+                } else {
+                    let value = argumentBuild("d", children: [])
+                    step.outcomes.append(.value(tree(value)))
+                }
+            } else {
+                var inner: Int?
+                for _ in 0...depth { inner = argumentBuild("r", children: inner.map { [$0] } ?? []) }
+                step.outcomes.append(.value(tree(inner!)))
+            }
         case .shutDownDuring(let member, let key, let count):
             guard members[member].map({ !$0.dropped }) == true else { break }
             // Each request gets what it would get before the shutdown, or injectorShutDown.
@@ -187,6 +204,13 @@ struct ReferenceModel {
         instances[nextID] = Instance(label: label, children: children, orderedKeep: orderedStep)
         builds[label, default: 0] += 1
         return nextID
+    }
+
+    /// A build of one of the root's keys with creation-time arguments: unscoped, the root's.
+    private mutating func argumentBuild(_ key: String, children: [Int]) -> Int {
+        let value = newInstance(key, children: children)
+        for observer in observers(of: 0) { events["\(observer):\(key)", default: 0] += 1 }
+        return value
     }
 
     private mutating func makeInstances(of spec: Int) -> [String: Int] {

@@ -131,11 +131,15 @@ enum MOp: Sendable, Equatable {
     case shutDown(member: Int)
     /// Shuts `member` down while `count` tasks request `key` from it.
     case shutDownDuring(member: Int, key: String, count: Int)
+    /// A request with creation-time arguments of one of the root's keys that take them: `r`, a
+    /// closure of an `Int` that asks its resolver for `r` with `n - 1` down to 0 (`depth`), or
+    /// `d`, an initializer of two `Dynamic` arguments, passed as two values or as one tuple.
+    case withArguments(member: Int, key: String, depth: Int, tuple: Bool, path: MPath)
 
     var member: Int? {
         switch self {
         case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m),
-             .shutDownDuring(let m, _, _): m
+             .shutDownDuring(let m, _, _), .withArguments(let m, _, _, _, _): m
         case .makeChild(let parent, _, _): parent
         case .release: nil
         }
@@ -376,7 +380,13 @@ extension MScenario {
                 ops.append(.drop(member: member))
                 dropped.insert(member)
             } else if roll < 86 {
-                ops.append(.release)
+                if random.chance(50), let member = live.isEmpty ? nil : random.pick(live) {
+                    let key = random.pick(["r", "d"])
+                    ops.append(.withArguments(member: member, key: key, depth: random.below(4), tuple: key == "d" && random.chance(50),
+                                              path: random.pick([.sync, .await, .mainActor, .factoryMake, .factoryInstance])))
+                } else {
+                    ops.append(.release)
+                }
             } else if roll < 94, let member = live.isEmpty ? nil : random.pick(live) {
                 ops.append(.shutDown(member: member))
             } else if let member = live.isEmpty ? nil : random.pick(live) {
@@ -416,6 +426,9 @@ extension MOp: CustomStringConvertible {
         case .release: "release held values"
         case .shutDown(let m): "shut m\(m) down"
         case .shutDownDuring(let m, let key, let count): "shut m\(m) down while \(count) tasks request \(key) from it"
+        case .withArguments(let m, let key, let depth, let tuple, let path):
+            key == "r" ? "request r with argument \(depth) from m\(m) via \(path.rawValue)"
+                : "request d with arguments \(tuple ? "(1, \"x\") as one tuple" : "1, \"x\"") from m\(m) via \(path.rawValue)"
         }
     }
 }
