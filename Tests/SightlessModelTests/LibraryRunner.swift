@@ -198,9 +198,15 @@ struct MModule: Module {
     let spec: MSpec
     let log: MLog
     let instances: [String: MNode]
+    /// Whether this is the module of the spec's overrides, which binds them alone.
+    var overrides = false
 
     func configure(_ binder: Binder) {
         let log = log
+        if overrides {
+            bind(spec.overrides, binder)
+            return
+        }
         if spec.parent == nil {
             binder.bind(MLog.self).to(instance: log)
             // `r`: a closure of a creation-time argument that recurses down to 0.
@@ -212,9 +218,15 @@ struct MModule: Module {
                 MNode("d", [], log)
             })
         }
-        for binding in spec.bindings {
+        bind(spec.bindings, binder)
+        decorateAndObserve(binder)
+    }
+
+    private func bind(_ bindings: [MBinding], _ binder: Binder) {
+        let log = log
+        for binding in bindings {
             let key = Key<MNode>(named: binding.key)
-            let label = binding.key
+            let label = binding.label
             let deps = binding.deps
             let builder: ScopedBindingBuilder<MNode>
             switch binding.kind {
@@ -250,6 +262,10 @@ struct MModule: Module {
             }
             if binding.scope != .unscoped { builder.in(binding.scope.scope) }
         }
+    }
+
+    private func decorateAndObserve(_ binder: Binder) {
+        let log = log
         for decorator in spec.decorators {
             let label = "dec\(decorator.id)"
             binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode(label, [value], log) }
@@ -301,26 +317,32 @@ struct LibraryRunner {
 
     init(scenario: MScenario) { self.scenario = scenario }
 
-    private func instances(of spec: Int) -> [String: MNode] {
+    private func instances(of bindings: [MBinding]) -> [String: MNode] {
         var made: [String: MNode] = [:]
-        for binding in scenario.specs[spec].bindings where binding.kind == .instance {
-            made[binding.key] = MNode(binding.key, [], log)
+        for binding in bindings where binding.kind == .instance {
+            made[binding.key] = MNode(binding.label, [], log)
         }
         return made
     }
 
-    private func module(_ spec: Int) -> MModule {
-        MModule(spec: scenario.specs[spec], log: log, instances: instances(of: spec))
+    /// The spec's module and, if it has overrides, their module.
+    private func modules(_ spec: Int) -> (modules: [any Module], overrides: [any Module]) {
+        let s = scenario.specs[spec]
+        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings))
+        guard !s.overrides.isEmpty else { return ([module], []) }
+        return ([module], [MModule(spec: s, log: log, instances: instances(of: s.overrides), overrides: true)])
     }
 
     mutating func setUp() async -> MRawStep {
         var step = MRawStep()
         do {
-            let rootModule = module(0)
-            let root = scenario.startRoot ? try await Injector.start(modules: [rootModule]) : try Injector(modules: [rootModule])
+            let (rootModules, rootOverrides) = modules(0)
+            let root = scenario.startRoot ? try await Injector.start(modules: rootModules, overrides: rootOverrides)
+                : try Injector(modules: rootModules, overrides: rootOverrides)
             members[0] = root
             for (index, spec) in scenario.specs.enumerated() where spec.isTemplate {
-                templates[index] = try root.childTemplate(providing: Key<MNode>(named: "p"), modules: [module(index)])
+                let (templateModules, templateOverrides) = modules(index)
+                templates[index] = try root.childTemplate(providing: Key<MNode>(named: "p"), modules: templateModules, overrides: templateOverrides)
             }
         } catch {
             step.outcomes.append(.error(error.kind))
@@ -432,7 +454,8 @@ struct LibraryRunner {
                     guard let template = templates[spec] else { break }
                     members[id] = try template.child(value)
                 } else {
-                    members[id] = try parentInjector.child(modules: [module(spec)])
+                    let (childModules, childOverrides) = modules(spec)
+                    members[id] = try parentInjector.child(modules: childModules, overrides: childOverrides)
                 }
             } catch {
                 step.outcomes.append(.error(error.kind))

@@ -66,7 +66,10 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// `r.getInstance(key, arguments: n - 1)` throws `cyclicDependency`.
     case closureRecursionWithArguments
     /// A single tuple passed where several `Dynamic` arguments are expected is not always
-    /// `argumentCount`.
+    /// `argumentCount`. Reported for issue 33, but not reproduced here: a tuple `(1, "x")` for an
+    /// initializer of `Dynamic<Int>, Dynamic<String>` is `argumentCount` from getInstance, await
+    /// instance and a main-actor request (and for closures of `(Int, String)` or `(Int, Int)`):
+    /// not listed.
     case tupleForSeveralArguments
 
     /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
@@ -87,7 +90,6 @@ enum KnownCause: String, CaseIterable, Sendable {
         .shutDownInjectorMakesChildren,
         .parentShutDownLeavesChildren,
         .closureRecursionWithArguments,
-        .tupleForSeveralArguments,
     ]
 
     /// The scenario without the combinations of the listed causes.
@@ -96,7 +98,9 @@ enum KnownCause: String, CaseIterable, Sendable {
         if listed.contains(.asyncBindingsSkipDecoratorsAndObservers) {
             for index in scenario.specs.indices {
                 let spec = scenario.specs[index]
-                scenario.specs[index].decorators.removeAll { spec.binding($0.key)?.kind.isAsync == true }
+                scenario.specs[index].decorators.removeAll { decorator in
+                    spec.bindings.first { $0.key == decorator.key }?.kind.isAsync == true
+                }
             }
             if scenario.hasAsync {
                 for index in scenario.specs.indices { scenario.specs[index].observes = false }
@@ -107,6 +111,7 @@ enum KnownCause: String, CaseIterable, Sendable {
             for index in scenario.specs.indices where scenario.specs[index].isTemplate {
                 for b in scenario.specs[index].bindings.indices where scenario.specs[index].bindings[b].kind.isAsync {
                     scenario.specs[index].bindings[b].kind = .type
+                    scenario.specs[index].bindings[b].deps = scenario.specs[index].bindings[b].depKeys
                 }
             }
         }
@@ -406,6 +411,11 @@ func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds
                 c.specs[spec].observes = false
                 result.append(c)
             }
+            for index in s.specs[spec].overrides.indices {
+                var c = s
+                c.specs[spec].overrides.remove(at: index)
+                result.append(c)
+            }
         }
         // Drop a binding (and what names it), a dependency, or simplify a binding.
         for spec in s.specs.indices.reversed() {
@@ -414,6 +424,7 @@ func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds
                 var c = s
                 c.specs[spec].bindings.remove(at: index)
                 for other in c.specs.indices {
+                    c.specs[other].overrides.removeAll { $0.key == key }
                     for b in c.specs[other].bindings.indices { c.specs[other].bindings[b].deps.removeAll { MVia.split($0).key == key } }
                     c.specs[other].decorators.removeAll { $0.key == key }
                 }
@@ -463,7 +474,7 @@ func environment(_ name: String) -> String? { getenv(name).map { String(cString:
 /// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_MODEL_COUNT` of them from a fixed start.
 private func modelSeeds() -> [UInt64] {
     if let text = environment("SIGHTLESS_SEED"), let seed = UInt64(text) { return [seed] }
-    let count = environment("SIGHTLESS_MODEL_COUNT").flatMap { Int($0) } ?? 300
+    let count = environment("SIGHTLESS_MODEL_COUNT").flatMap { Int($0) } ?? 2_000
     return (0..<UInt64(max(count, 1))).map { 0x30DE_0000 + $0 }
 }
 

@@ -6,8 +6,11 @@ import Sightless
 // its ancestors (the injector whose binding it is owns what its scope keeps), returns what that
 // owner's scope keeps, or builds the binding's dependencies depth first, the value, then its
 // decorators in declaration order (the first innermost), reports the build to the observers of
-// the owner and its ancestors, and keeps the value as its scope says. A shutdown closes the
-// member's live children first, newest first, then its own kept values, newest first.
+// the owner and its ancestors, and keeps the value as its scope says. An initializer's
+// dependencies are found from its owner (the parent compiled it); a closure's or provider's from
+// its resolver, the injector the request is for (a child's overrides replace its parent's
+// bindings there), or for a value a scope keeps, its owner. A shutdown closes the member's live
+// children first, newest first, then its own kept values, newest first.
 
 /// A value as a tree: what built it (`label`), its identity on its side (`id`: a model number,
 /// or a node's serial), and what it holds.
@@ -97,7 +100,7 @@ struct ReferenceModel {
         for (index, spec) in scenario.specs.enumerated() where spec.isTemplate {
             templateInstances[index] = makeInstances(of: index)
         }
-        for binding in scenario.specs[0].bindings where binding.scope == .eager {
+        for binding in scenario.specs[0].effective where binding.scope == .eager {
             if case .error(let kind) = request(binding.key, from: 0, sync: !scenario.startRoot) {
                 step.outcomes.append(.error(kind))
             }
@@ -215,8 +218,9 @@ struct ReferenceModel {
 
     private mutating func makeInstances(of spec: Int) -> [String: Int] {
         var made: [String: Int] = [:]
-        for binding in scenario.specs[spec].bindings where binding.kind == .instance {
-            made[binding.key] = newInstance(binding.key, children: [])
+        // The modules' instances, then the overrides', which replace them.
+        for binding in scenario.specs[spec].bindings + scenario.specs[spec].overrides where binding.kind == .instance {
+            made[binding.key] = newInstance(binding.label, children: [])
         }
         return made
     }
@@ -251,7 +255,7 @@ struct ReferenceModel {
         if isShutDown(member) { return .error(.injectorShutDown) }
         var frame: [String: Int] = [:]
         var building = Building()
-        switch get(key, from: member, sync: sync, frame: &frame, building: &building) {
+        switch get(key, from: member, requester: member, sync: sync, frame: &frame, building: &building) {
         case .success(let id): return .value(tree(id))
         case .failure(let failure): return .error(failure.kind)
         }
@@ -279,7 +283,9 @@ struct ReferenceModel {
         return false
     }
 
-    private mutating func get(_ key: String, from member: Int, sync: Bool, frame: inout [String: Int],
+    /// A value of `key` found from `member`, for a request of `requester` (the injector a
+    /// closure's resolver asks).
+    private mutating func get(_ key: String, from member: Int, requester: Int, sync: Bool, frame: inout [String: Int],
                               building: inout Building) -> Result<Int, Failure> {
         guard let (owner, found) = owner(of: key, from: member) else { return .failure(Failure(kind: .missingBinding)) }
         if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
@@ -310,13 +316,21 @@ struct ReferenceModel {
             let depsSync = binding.kind == .closure || binding.kind == .provider ? true : sync
             building.keys.append(frameKey)
             defer { building.keys.removeLast() }
-            for dep in binding.depKeys {
-                switch get(dep, from: owner, sync: depsSync, frame: &frame, building: &building) {
+            // What an initializer needs is found where its binding is: the parent compiled it.
+            // A closure or provider asks its resolver, which is the injector the request is for
+            // (a child's overrides replace its parent's bindings there), except for a value a
+            // scope keeps, whose resolver is its owner's.
+            let kept = binding.scope.keeps || binding.scope == .weak
+            let nextRequester = kept ? owner : requester
+            // So does a Lazy or Factory an initializer is handed.
+            for (dep, via) in binding.deps.map(MVia.split) {
+                let view = binding.kind.isOpaque || via != .direct ? nextRequester : owner
+                switch get(dep, from: view, requester: nextRequester, sync: depsSync, frame: &frame, building: &building) {
                 case .success(let child): children.append(child)
                 case .failure(let failure): return .failure(failure)
                 }
             }
-            value = newInstance(key, children: children)
+            value = newInstance(binding.label, children: children)
             building.values.insert(value)
             let observed = observers(of: owner)
             for observer in observed { events["\(observer):\(key)", default: 0] += 1 }

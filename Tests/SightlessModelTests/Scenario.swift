@@ -29,7 +29,7 @@ enum MKind: String, CaseIterable, Sendable {
     /// value may be below it).
     var buildsApart: Bool { isOpaque || self == .asyncInitializer }
     /// Whether the graph cannot see its dependencies (it asks for them when it runs).
-    var isOpaque: Bool { self == .closure || self == .provider || isAsync }
+    var isOpaque: Bool { self == .closure || self == .provider || self == .asyncClosure || self == .asyncProvider }
 }
 
 /// A binding's scope.
@@ -58,8 +58,11 @@ struct MBinding: Sendable, Equatable {
     /// Keys it needs, in order; a closure's or provider's may be asked through a `Lazy` (`~key`)
     /// or a `Factory` (`^key`) of the key (see `MVia`).
     var deps: [String]
+    /// Whether it is passed as an override; what it builds is labelled `key'`.
+    var isOverride = false
 
     var depKeys: [String] { deps.map { MVia.split($0).key } }
+    var label: String { isOverride ? key + "'" : key }
 }
 
 /// How a closure or provider asks for a dependency: its resolver, or a `Lazy` or `Factory` of
@@ -97,8 +100,16 @@ struct MSpec: Sendable {
     var bindings: [MBinding] = []
     var decorators: [MDecorator] = []
     var observes = false
+    /// Bindings passed as overrides: of the spec's own keys (the root), or of its parent's keys
+    /// (a plain child), which the child then binds itself.
+    var overrides: [MBinding] = []
 
-    func binding(_ key: String) -> MBinding? { bindings.first { $0.key == key } }
+    func binding(_ key: String) -> MBinding? { overrides.first { $0.key == key } ?? bindings.first { $0.key == key } }
+    /// The bindings in effect: the overrides in place of what they replace.
+    var effective: [MBinding] {
+        bindings.map { binding in overrides.first { $0.key == binding.key } ?? binding }
+            + overrides.filter { override in !bindings.contains { $0.key == override.key } }
+    }
 }
 
 /// A way to make a request.
@@ -181,7 +192,7 @@ extension MScenario {
         var current: Int? = spec
         while let index = current {
             let s = specs[index]
-            keys += s.bindings.map(\.key)
+            keys += s.effective.map(\.key)
             if s.isTemplate { keys.append("p") }
             current = s.parent
         }
@@ -193,7 +204,7 @@ extension MScenario {
     func needsAwait(_ key: String, from spec: Int) -> Bool {
         guard let (ownerSpec, binding) = owner(of: key, from: spec), let binding else { return false }
         if binding.kind.isAsync { return true }
-        if binding.kind == .type { return binding.deps.contains { needsAwait($0, from: ownerSpec) } }
+        if binding.kind == .type { return binding.depKeys.contains { needsAwait($0, from: ownerSpec) } }
         return false
     }
 
@@ -233,7 +244,7 @@ extension MScenario {
         return shortest
     }
 
-    var hasAsync: Bool { specs.contains { $0.bindings.contains { $0.kind.isAsync } } }
+    var hasAsync: Bool { specs.contains { $0.effective.contains { $0.kind.isAsync } } }
     var hasObserver: Bool { specs.contains(where: \.observes) }
 }
 
@@ -279,7 +290,8 @@ extension MScenario {
             }
         }
         for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
-        if specs.contains(where: { $0.bindings.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
+        for index in specs.indices where !specs[index].isTemplate && random.chance(30) { addOverride(to: index, random: &random) }
+        if specs.contains(where: { $0.effective.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
             startRoot = true
         }
         generateOps(random: &random)
@@ -324,6 +336,35 @@ extension MScenario {
             }
             specs[spec].bindings.append(MBinding(key: key, kind: kind, scope: scope, deps: deps))
         }
+    }
+
+    /// An override: in the root, of one of its keys; in a plain child, of one of its parent's.
+    /// It is synchronous, unscoped or a singleton, and needs only what its original could need
+    /// (the root) or what its parent sees, nothing that needs await or is shorter-lived: what
+    /// depends on the key stays valid.
+    private mutating func addOverride(to spec: Int, random: inout SplitMix) {
+        let candidates: [String]
+        if spec == 0 {
+            candidates = specs[0].bindings.map(\.key).filter { !$0.hasPrefix("y") }
+        } else {
+            candidates = visibleKeys(from: specs[spec].parent!).filter { !$0.hasPrefix("y") && $0 != "p" && $0 != MScenario.jit.key }
+        }
+        guard !candidates.isEmpty else { return }
+        let key = random.pick(candidates)
+        guard !specs[spec].overrides.contains(where: { $0.key == key }) else { return }
+        let kind = random.pick([MKind.type, .closure, .provider, .instance])
+        let scope: MScope = kind == .instance ? .unscoped : random.pick([.unscoped, .singleton])
+        var deps: [String] = []
+        if kind != .instance {
+            let view = spec == 0 ? 0 : specs[spec].parent!
+            let pool = spec == 0 ? (specs[0].binding(key)?.depKeys ?? []) : visibleKeys(from: view).filter { !$0.hasPrefix("y") && $0 != "p" }
+            for dep in pool where random.chance(40) && !deps.contains(dep) && dep != key {
+                if needsAwait(dep, from: view) { continue }
+                if reach(dep, from: view).contains(where: { $0.binding.scope == .perRequest || $0.binding.scope == .weak }) { continue }
+                deps.append(dep)
+            }
+        }
+        specs[spec].overrides.append(MBinding(key: key, kind: kind, scope: scope, deps: deps, isOverride: true))
     }
 
     /// A ring of closures or providers in the root, `y0` needing `y1` … needing `y0`, each
@@ -388,8 +429,11 @@ extension MScenario {
                     ops.append(.release)
                 }
             } else if roll < 94, let member = live.isEmpty ? nil : random.pick(live) {
+                // The root's shutdown ends most of a scenario: rarer.
+                if member == 0 && random.chance(60) { continue }
                 ops.append(.shutDown(member: member))
             } else if let member = live.isEmpty ? nil : random.pick(live) {
+                if member == 0 && random.chance(60) { continue }
                 let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
                 guard !keys.isEmpty else { continue }
                 ops.append(.shutDownDuring(member: member, key: random.pick(keys), count: 1 + random.below(3)))
@@ -440,6 +484,7 @@ extension MScenario: CustomStringConvertible {
             let kind = index == 0 ? "root" : spec.isTemplate ? "template of #\(spec.parent!) providing p" : "child spec of #\(spec.parent!)"
             lines.append("  spec #\(index) \(spec.name) (\(kind))\(spec.observes ? ", observed" : ""):")
             for binding in spec.bindings { lines.append("    \(binding)") }
+            for binding in spec.overrides { lines.append("    override \(binding)") }
             for decorator in spec.decorators { lines.append("    decorate \(decorator.key) with dec\(decorator.id)") }
         }
         lines.append("  steps (m0 is the root):")
