@@ -200,6 +200,8 @@ struct MModule: Module {
     let instances: [String: MNode]
     /// Whether this is the module of the spec's overrides, which binds them alone.
     var overrides = false
+    /// The keys an observer records (a contribution's key is the library's own).
+    var known: Set<String> = []
 
     func configure(_ binder: Binder) {
         let log = log
@@ -219,52 +221,56 @@ struct MModule: Module {
             })
         }
         bind(spec.bindings, binder)
+        for contribution in spec.contributions { apply(contribution, binder.contribute(to: [MNode].self)) }
         decorateAndObserve(binder)
     }
 
     private func bind(_ bindings: [MBinding], _ binder: Binder) {
+        for binding in bindings { apply(binding, binder.bind(Key<MNode>(named: binding.key))) }
+    }
+
+    /// Finishes `start`, the binding of a key or a contribution, as `binding` says.
+    private func apply(_ binding: MBinding, _ start: BindingBuilder<MNode>) {
         let log = log
-        for binding in bindings {
-            let key = Key<MNode>(named: binding.key)
-            let label = binding.label
-            let deps = binding.deps
-            let builder: ScopedBindingBuilder<MNode>
-            switch binding.kind {
-            case .instance:
-                binder.bind(key).to(instance: instances[binding.key]!)
-                continue
-            case .type:
-                let names = binding.depKeys
-                builder = binder.bind(key).to(Initializer<MNode>(names.map(slot)) { arguments in
-                    var nodes: [MNode] = []
-                    for (index, name) in names.enumerated() { nodes.append(try node(arguments, at: index, key: name)) }
-                    return MNode(label, nodes, log)
-                })
-            case .closure:
-                builder = binder.bind(key).to { (resolver: Resolver) throws -> MNode in
-                    var nodes: [MNode] = []
-                    for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
-                    return MNode(label, nodes, log)
-                }
-            case .provider:
-                builder = binder.bind(key).to(provider: SyncMaker(label: label, deps: deps, log: log))
-            case .asyncClosure:
-                builder = binder.bind(key).to { (resolver: Resolver) async throws -> MNode in
-                    var nodes: [MNode] = []
-                    for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
-                    await Task.yield()
-                    return MNode(label, nodes, log)
-                }
-            case .asyncProvider:
-                builder = binder.bind(key).to(provider: AsyncMaker(label: label, deps: deps, log: log))
-            case .asyncInitializer:
-                builder = binder.bind(key).to(asyncInitializer(label: label, deps: deps, log: log))
+        let label = binding.label
+        let deps = binding.deps
+        let builder: ScopedBindingBuilder<MNode>
+        switch binding.kind {
+        case .instance:
+            start.to(instance: instances[binding.key]!)
+            return
+        case .type:
+            let names = binding.depKeys
+            builder = start.to(Initializer<MNode>(names.map(slot)) { arguments in
+                var nodes: [MNode] = []
+                for (index, name) in names.enumerated() { nodes.append(try node(arguments, at: index, key: name)) }
+                return MNode(label, nodes, log)
+            })
+        case .closure:
+            builder = start.to { (resolver: Resolver) throws -> MNode in
+                var nodes: [MNode] = []
+                for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
+                return MNode(label, nodes, log)
             }
-            if binding.scope != .unscoped { builder.in(binding.scope.scope) }
+        case .provider:
+            builder = start.to(provider: SyncMaker(label: label, deps: deps, log: log))
+        case .asyncClosure:
+            builder = start.to { (resolver: Resolver) async throws -> MNode in
+                var nodes: [MNode] = []
+                for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
+                await Task.yield()
+                return MNode(label, nodes, log)
+            }
+        case .asyncProvider:
+            builder = start.to(provider: AsyncMaker(label: label, deps: deps, log: log))
+        case .asyncInitializer:
+            builder = start.to(asyncInitializer(label: label, deps: deps, log: log))
         }
+        if binding.scope != .unscoped { builder.in(binding.scope.scope) }
     }
 
     private func decorateAndObserve(_ binder: Binder) {
+        let known = known
         let log = log
         for decorator in spec.decorators {
             let label = "dec\(decorator.id)"
@@ -274,7 +280,8 @@ struct MModule: Module {
             let name = spec.name
             binder.observe { event in
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
-                guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name else { return }
+                guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name,
+                      known.contains(key) else { return }
                 log.heard("\(name):\(key)")
             }
         }
@@ -308,6 +315,22 @@ private func asyncInitializer(label: String, deps: [String], log: MLog) -> Initi
     }
 }
 
+/// What a request returned: its tree, and the nodes it holds (which the test holds when asked to).
+struct Fetched: Sendable {
+    let tree: MTree
+    let nodes: [MNode]
+
+    init(tree: MTree, nodes: [MNode]) {
+        self.tree = tree
+        self.nodes = nodes
+    }
+
+    init(node: MNode) { self.init(tree: node.tree, nodes: [node]) }
+}
+
+/// Numbers each collection a request returns (a value, with no identity of its own).
+private let collections = Atomic(0)
+
 struct LibraryRunner {
     let scenario: MScenario
     let log = MLog()
@@ -328,9 +351,14 @@ struct LibraryRunner {
     /// The spec's module and, if it has overrides, their module.
     private func modules(_ spec: Int) -> (modules: [any Module], overrides: [any Module]) {
         let s = scenario.specs[spec]
-        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings))
+        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings + s.contributions), known: known)
         guard !s.overrides.isEmpty else { return ([module], []) }
         return ([module], [MModule(spec: s, log: log, instances: instances(of: s.overrides), overrides: true)])
+    }
+
+    /// Every key the scenario binds.
+    private var known: Set<String> {
+        Set(scenario.specs.flatMap { $0.bindings.map(\.key) + $0.overrides.map(\.key) } + ["r", "d"])
     }
 
     mutating func setUp() async -> MRawStep {
@@ -352,11 +380,17 @@ struct LibraryRunner {
     }
 
     /// One request through `path`.
-    static func fetch(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<MNode, InjectionError> {
-        if name == MScenario.jit.key {
-            return await fetch(injector, Key<JitShared>(), path).map(\.node)
+    static func fetch(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<Fetched, InjectionError> {
+        if name == MScenario.collection {
+            return await fetch(injector, Key<[MNode]>(), path).map { nodes in
+                Fetched(tree: MTree(label: MScenario.collection, id: -collections.add(1, ordering: .relaxed).newValue,
+                                    children: nodes.map(\.tree)), nodes: nodes)
+            }
         }
-        return await fetch(injector, Key<MNode>(named: name), path)
+        if name == MScenario.jit.key {
+            return await fetch(injector, Key<JitShared>(), path).map { Fetched(node: $0.node) }
+        }
+        return await fetch(injector, Key<MNode>(named: name), path).map(Fetched.init(node:))
     }
 
     static func fetch<Value: Sendable>(_ injector: Injector, _ key: Key<Value>, _ path: MPath) async -> Result<Value, InjectionError> {
@@ -417,13 +451,13 @@ struct LibraryRunner {
 
     /// The outcome of a request; `racing`: made while a shutdown ran, so that what it got may
     /// have been closed after it got it.
-    private func outcome(_ result: Result<MNode, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
+    private func outcome(_ result: Result<Fetched, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
         switch result {
-        case .success(let node):
-            for part in node.all where !racing && log.isClosed(part.serial) {
+        case .success(let fetched):
+            for part in fetched.nodes.flatMap(\.all) where !racing && log.isClosed(part.serial) {
                 step.violations.append("handed out \(part.label) (serial \(part.serial)), which was closed")
             }
-            return .value(node.tree)
+            return .value(fetched.tree)
         case .failure(let error):
             return .error(error.kind)
         }
@@ -435,13 +469,13 @@ struct LibraryRunner {
         case .request(let member, let key, let path, let hold):
             guard let injector = members[member] else { break }
             let result = await Self.fetch(injector, key, path)
-            if hold, case .success(let node) = result { held.append(node) }
+            if hold, case .success(let fetched) = result { held += fetched.nodes }
             step.outcomes.append(outcome(result, &step))
         case .concurrent(let member, let keys, let path):
             guard let injector = members[member] else { break }
-            let results = await withTaskGroup(of: (Int, Result<MNode, InjectionError>).self) { group in
+            let results = await withTaskGroup(of: (Int, Result<Fetched, InjectionError>).self) { group in
                 for (index, key) in keys.enumerated() { group.addTask { (index, await Self.fetch(injector, key, path)) } }
-                var results: [(Int, Result<MNode, InjectionError>)] = []
+                var results: [(Int, Result<Fetched, InjectionError>)] = []
                 for await result in group { results.append(result) }
                 return results.sorted { $0.0 < $1.0 }.map(\.1)
             }
@@ -471,16 +505,17 @@ struct LibraryRunner {
             step.closes = log.takeCloses()
         case .withArguments(let member, let key, let depth, let tuple, let path):
             guard let injector = members[member] else { break }
-            step.outcomes.append(outcome(await Self.fetchWithArguments(injector, key, depth: depth, tuple: tuple, path), &step))
+            let result = await Self.fetchWithArguments(injector, key, depth: depth, tuple: tuple, path)
+            step.outcomes.append(outcome(result.map(Fetched.init(node:)), &step))
         case .shutDownDuring(let member, let key, let count):
             guard let injector = members[member] else { break }
-            let results = await withTaskGroup(of: (Int, Result<MNode, InjectionError>?).self) { group in
+            let results = await withTaskGroup(of: (Int, Result<Fetched, InjectionError>?).self) { group in
                 for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, .sync)) } }
                 group.addTask {
                     try? injector.shutDown()
                     return (-1, nil)
                 }
-                var results: [(Int, Result<MNode, InjectionError>)] = []
+                var results: [(Int, Result<Fetched, InjectionError>)] = []
                 for await (index, result) in group { if let result { results.append((index, result)) } }
                 return results.sorted { $0.0 < $1.0 }.map(\.1)
             }

@@ -58,6 +58,8 @@ struct ReferenceModel {
         var children: [Int]
         /// Whether the value was kept in a step whose order of builds is determined.
         var orderedKeep = true
+        /// Whether it is a collection, a value rather than an object (never alive or dead).
+        var isCollection = false
     }
 
     struct Member {
@@ -216,10 +218,18 @@ struct ReferenceModel {
         return value
     }
 
+    /// A collection of the values `children`, a new one per request.
+    private mutating func newCollection(_ children: [Int]) -> Int {
+        nextID += 1
+        instances[nextID] = Instance(label: MScenario.collection, children: children, isCollection: true)
+        return nextID
+    }
+
     private mutating func makeInstances(of spec: Int) -> [String: Int] {
         var made: [String: Int] = [:]
         // The modules' instances, then the overrides', which replace them.
-        for binding in scenario.specs[spec].bindings + scenario.specs[spec].overrides where binding.kind == .instance {
+        for binding in scenario.specs[spec].bindings + scenario.specs[spec].overrides + scenario.specs[spec].contributions
+        where binding.kind == .instance {
             made[binding.key] = newInstance(binding.label, children: [])
         }
         return made
@@ -287,9 +297,36 @@ struct ReferenceModel {
     /// closure's resolver asks).
     private mutating func get(_ key: String, from member: Int, requester: Int, sync: Bool, frame: inout [String: Int],
                               building: inout Building) -> Result<Int, Failure> {
+        if key == MScenario.collection {
+            // The contributions of the member and its ancestors, the root's first.
+            var chain: [Int] = []
+            var current: Int? = member
+            while let id = current, let m = members[id] {
+                chain.insert(id, at: 0)
+                current = m.parent
+            }
+            var elements: [Int] = []
+            for owner in chain {
+                for contribution in scenario.specs[members[owner]!.spec].contributions {
+                    switch produce(contribution.key, contribution, owner: owner, requester: requester, sync: sync,
+                                   frame: &frame, building: &building) {
+                    case .success(let element): elements.append(element)
+                    case .failure(let failure): return .failure(failure)
+                    }
+                }
+            }
+            return .success(newCollection(elements))
+        }
         guard let (owner, found) = owner(of: key, from: member) else { return .failure(Failure(kind: .missingBinding)) }
         if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
         guard let binding = found else { return .success(members[owner]!.provided!) }
+        return produce(key, binding, owner: owner, requester: requester, sync: sync, frame: &frame, building: &building)
+    }
+
+    /// The value of `binding` (of `key`, in `owner`): what its scope keeps, or a new build.
+    private mutating func produce(_ key: String, _ binding: MBinding, owner: Int, requester: Int, sync: Bool,
+                                  frame: inout [String: Int], building: inout Building) -> Result<Int, Failure> {
+        if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
         let frameKey = "\(owner).\(key)"
         switch binding.scope {
         case .singleton, .custom, .eager:
@@ -332,7 +369,8 @@ struct ReferenceModel {
             }
             value = newInstance(binding.label, children: children)
             building.values.insert(value)
-            let observed = observers(of: owner)
+            // A contribution's key is the library's own: the observers' record leaves it out.
+            let observed = scenario.specs[members[owner]!.spec].contributions.contains(binding) ? [] : observers(of: owner)
             for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
@@ -415,8 +453,8 @@ struct ReferenceModel {
             if m.shut { uncertain += m.keptOrder } else { roots += m.keptOrder }
         }
         for instances in templateInstances.values { roots += instances.values }
-        let must = reachable(from: roots)
-        return (must, must.union(reachable(from: uncertain)))
+        let must = reachable(from: roots).filter { instances[$0]?.isCollection != true }
+        return (must, must.union(reachable(from: uncertain).filter { instances[$0]?.isCollection != true }))
     }
 
     private func reachable(from roots: [Int]) -> Set<Int> {

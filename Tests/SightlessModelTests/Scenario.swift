@@ -103,6 +103,9 @@ struct MSpec: Sendable {
     /// Bindings passed as overrides: of the spec's own keys (the root), or of its parent's keys
     /// (a plain child), which the child then binds itself.
     var overrides: [MBinding] = []
+    /// Contributions to the collection `[MNode]` (requested as the key `L`), each a binding of
+    /// its own whose key here (`e…`) only names it.
+    var contributions: [MBinding] = []
 
     func binding(_ key: String) -> MBinding? { overrides.first { $0.key == key } ?? bindings.first { $0.key == key } }
     /// The bindings in effect: the overrides in place of what they replace.
@@ -186,6 +189,9 @@ extension MScenario {
     /// the root's `MLog`): wherever it is first reached, the family's, kept by the root.
     static let jit = MBinding(key: "J", kind: .type, scope: .singleton, deps: [])
 
+    /// The collection of every contribution, `[MNode]`.
+    static let collection = "L"
+
     /// Every key visible from `spec`.
     func visibleKeys(from spec: Int) -> [String] {
         var keys: [String] = [MScenario.jit.key]
@@ -193,6 +199,7 @@ extension MScenario {
         while let index = current {
             let s = specs[index]
             keys += s.effective.map(\.key)
+            if !s.contributions.isEmpty && !keys.contains(MScenario.collection) { keys.append(MScenario.collection) }
             if s.isTemplate { keys.append("p") }
             current = s.parent
         }
@@ -214,6 +221,18 @@ extension MScenario {
         var result: [(spec: Int, binding: MBinding)] = []
         var stack = [(key, spec)]
         while let (next, from) = stack.popLast() {
+            if next == MScenario.collection {
+                // Every contribution of the spec and its ancestors.
+                var current: Int? = from
+                while let index = current {
+                    for contribution in specs[index].contributions where seen.insert("\(index).\(contribution.key)").inserted {
+                        result.append((index, contribution))
+                        for dep in contribution.depKeys { stack.append((dep, index)) }
+                    }
+                    current = specs[index].parent
+                }
+                continue
+            }
             guard let (ownerSpec, binding) = owner(of: next, from: from), let binding,
                   seen.insert("\(ownerSpec).\(next)").inserted else { continue }
             result.append((ownerSpec, binding))
@@ -291,6 +310,7 @@ extension MScenario {
         }
         for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
         for index in specs.indices where !specs[index].isTemplate && random.chance(30) { addOverride(to: index, random: &random) }
+        for index in specs.indices where !specs[index].isTemplate && random.chance(35) { addContributions(to: index, random: &random) }
         if specs.contains(where: { $0.effective.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
             startRoot = true
         }
@@ -365,6 +385,24 @@ extension MScenario {
             }
         }
         specs[spec].overrides.append(MBinding(key: key, kind: kind, scope: scope, deps: deps, isOverride: true))
+    }
+
+    /// Contributions to `[MNode]`: synchronous, unscoped or singletons, needing nothing that needs
+    /// await or is shorter-lived.
+    private mutating func addContributions(to spec: Int, random: inout SplitMix) {
+        for index in 0..<(1 + random.below(3)) {
+            let kind = random.pick([MKind.type, .closure, .provider, .instance])
+            let scope: MScope = kind == .instance ? .unscoped : random.pick([.unscoped, .singleton])
+            var deps: [String] = []
+            if kind != .instance {
+                for dep in visibleKeys(from: spec) where random.chance(25) && !deps.contains(dep) {
+                    if dep.hasPrefix("y") || dep == MScenario.collection || dep == "p" || needsAwait(dep, from: spec) { continue }
+                    if reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest || $0.binding.scope == .weak }) { continue }
+                    deps.append(dep)
+                }
+            }
+            specs[spec].contributions.append(MBinding(key: "e\(specs[spec].name)_\(index)", kind: kind, scope: scope, deps: deps))
+        }
     }
 
     /// A ring of closures or providers in the root, `y0` needing `y1` … needing `y0`, each
@@ -485,6 +523,7 @@ extension MScenario: CustomStringConvertible {
             lines.append("  spec #\(index) \(spec.name) (\(kind))\(spec.observes ? ", observed" : ""):")
             for binding in spec.bindings { lines.append("    \(binding)") }
             for binding in spec.overrides { lines.append("    override \(binding)") }
+            for binding in spec.contributions { lines.append("    contribute to L (as \(binding))") }
             for decorator in spec.decorators { lines.append("    decorate \(decorator.key) with dec\(decorator.id)") }
         }
         lines.append("  steps (m0 is the root):")
