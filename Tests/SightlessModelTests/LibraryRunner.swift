@@ -106,6 +106,13 @@ final class JitShared: Injectable, Closable, Sendable {
     func close() { node.close() }
 }
 
+/// An unscoped type nothing binds that needs `a0`: contextual bindings serve it.
+final class Consumer: Injectable, Sendable {
+    let node: MNode
+    init(log: MLog, a0: MNode) { node = MNode(MScenario.consumer, [a0], log) }
+    static let initializer = Initializer(Consumer.init(log:a0:), .inject, .named("a0"))
+}
+
 /// The raw slot of a dependency's key.
 func slot(_ key: String) -> RawSlot {
     key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
@@ -202,11 +209,18 @@ struct MModule: Module {
     var overrides = false
     /// The keys an observer records (a contribution's key is the library's own).
     var known: Set<String> = []
+    /// Whether the spec's contextual binding replaces an ancestor's, and so is an override.
+    var contextualOverrides = false
+
+    private func bindContextual(_ contextual: MBinding, _ binder: Binder) {
+        apply(contextual, binder.bind(Key<MNode>(named: "a0")).whenInjected(into: Consumer.self))
+    }
 
     func configure(_ binder: Binder) {
         let log = log
         if overrides {
             bind(spec.overrides, binder)
+            if let contextual = spec.contextual, contextualOverrides { bindContextual(contextual, binder) }
             return
         }
         if spec.parent == nil {
@@ -222,6 +236,7 @@ struct MModule: Module {
         }
         bind(spec.bindings, binder)
         for contribution in spec.contributions { apply(contribution, binder.contribute(to: [MNode].self)) }
+        if let contextual = spec.contextual, !contextualOverrides { bindContextual(contextual, binder) }
         decorateAndObserve(binder)
     }
 
@@ -280,6 +295,7 @@ struct MModule: Module {
             let name = spec.name
             binder.observe { event in
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier(Consumer.self) { log.heard("\(name):\(MScenario.consumer)") }
                 guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name,
                       known.contains(key) else { return }
                 log.heard("\(name):\(key)")
@@ -351,9 +367,20 @@ struct LibraryRunner {
     /// The spec's module and, if it has overrides, their module.
     private func modules(_ spec: Int) -> (modules: [any Module], overrides: [any Module]) {
         let s = scenario.specs[spec]
-        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings + s.contributions), known: known)
-        guard !s.overrides.isEmpty else { return ([module], []) }
-        return ([module], [MModule(spec: s, log: log, instances: instances(of: s.overrides), overrides: true)])
+        // A contextual binding an ancestor declares too is bound by the ancestor: this one
+        // replaces it, as an override.
+        var ancestor = s.parent
+        var replaces = false
+        while let index = ancestor {
+            if scenario.specs[index].contextual != nil { replaces = true }
+            ancestor = scenario.specs[index].parent
+        }
+        let contextual = s.contextual.map { [$0] } ?? []
+        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings + s.contributions + (replaces ? [] : contextual)),
+                             known: known, contextualOverrides: replaces)
+        guard !s.overrides.isEmpty || (replaces && !contextual.isEmpty) else { return ([module], []) }
+        return ([module], [MModule(spec: s, log: log, instances: instances(of: s.overrides + (replaces ? contextual : [])), overrides: true,
+                                   contextualOverrides: replaces)])
     }
 
     /// Every key the scenario binds.
@@ -389,6 +416,9 @@ struct LibraryRunner {
         }
         if name == MScenario.jit.key {
             return await fetch(injector, Key<JitShared>(), path).map { Fetched(node: $0.node) }
+        }
+        if name == MScenario.consumer {
+            return await fetch(injector, Key<Consumer>(), path).map { Fetched(node: $0.node) }
         }
         return await fetch(injector, Key<MNode>(named: name), path).map(Fetched.init(node:))
     }

@@ -228,8 +228,8 @@ struct ReferenceModel {
     private mutating func makeInstances(of spec: Int) -> [String: Int] {
         var made: [String: Int] = [:]
         // The modules' instances, then the overrides', which replace them.
-        for binding in scenario.specs[spec].bindings + scenario.specs[spec].overrides + scenario.specs[spec].contributions
-        where binding.kind == .instance {
+        let s = scenario.specs[spec]
+        for binding in s.bindings + s.overrides + s.contributions + (s.contextual.map { [$0] } ?? []) where binding.kind == .instance {
             made[binding.key] = newInstance(binding.label, children: [])
         }
         return made
@@ -317,6 +317,35 @@ struct ReferenceModel {
             }
             return .success(newCollection(elements))
         }
+        if key == MScenario.consumer {
+            // Built by the nearest member that declares a contextual binding for it (which then
+            // serves its `a0`), else by the root, the family's.
+            var compiler = 0
+            var current: Int? = member
+            while let id = current, let m = members[id] {
+                if scenario.specs[m.spec].contextual != nil {
+                    compiler = id
+                    break
+                }
+                current = m.parent
+            }
+            if isShutDown(compiler) { return .failure(Failure(kind: .injectorShutDown)) }
+            let served: Result<Int, Failure>
+            if let contextual = scenario.specs[members[compiler]!.spec].contextual {
+                served = produce(contextual.key, contextual, owner: compiler, requester: requester, sync: sync,
+                                 frame: &frame, building: &building)
+            } else {
+                served = get("a0", from: compiler, requester: requester, sync: sync, frame: &frame, building: &building)
+            }
+            switch served {
+            case .failure(let failure): return .failure(failure)
+            case .success(let a0):
+                let value = newInstance(MScenario.consumer, children: [a0])
+                building.values.insert(value)
+                for observer in observers(of: compiler) { events["\(observer):\(MScenario.consumer)", default: 0] += 1 }
+                return .success(value)
+            }
+        }
         guard let (owner, found) = owner(of: key, from: member) else { return .failure(Failure(kind: .missingBinding)) }
         if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
         guard let binding = found else { return .success(members[owner]!.provided!) }
@@ -370,7 +399,8 @@ struct ReferenceModel {
             value = newInstance(binding.label, children: children)
             building.values.insert(value)
             // A contribution's key is the library's own: the observers' record leaves it out.
-            let observed = scenario.specs[members[owner]!.spec].contributions.contains(binding) ? [] : observers(of: owner)
+            let spec = scenario.specs[members[owner]!.spec]
+            let observed = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
             for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {

@@ -106,6 +106,9 @@ struct MSpec: Sendable {
     /// Contributions to the collection `[MNode]` (requested as the key `L`), each a binding of
     /// its own whose key here (`e…`) only names it.
     var contributions: [MBinding] = []
+    /// A contextual binding of `a0` when injected into `Consumer` (requested as the key `C`);
+    /// its key here (`x…`) only names it.
+    var contextual: MBinding?
 
     func binding(_ key: String) -> MBinding? { overrides.first { $0.key == key } ?? bindings.first { $0.key == key } }
     /// The bindings in effect: the overrides in place of what they replace.
@@ -191,6 +194,8 @@ extension MScenario {
 
     /// The collection of every contribution, `[MNode]`.
     static let collection = "L"
+    /// `Consumer`, an unscoped type nothing binds that needs `a0`, served by contextual bindings.
+    static let consumer = "C"
 
     /// Every key visible from `spec`.
     func visibleKeys(from spec: Int) -> [String] {
@@ -311,6 +316,9 @@ extension MScenario {
         for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
         for index in specs.indices where !specs[index].isTemplate && random.chance(30) { addOverride(to: index, random: &random) }
         for index in specs.indices where !specs[index].isTemplate && random.chance(35) { addContributions(to: index, random: &random) }
+        for index in specs.indices where !specs[index].isTemplate && random.chance(30) {
+            specs[index].contextual = syncBinding(key: "x\(specs[index].name)", in: index, random: &random)
+        }
         if specs.contains(where: { $0.effective.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
             startRoot = true
         }
@@ -365,9 +373,11 @@ extension MScenario {
     private mutating func addOverride(to spec: Int, random: inout SplitMix) {
         let candidates: [String]
         if spec == 0 {
-            candidates = specs[0].bindings.map(\.key).filter { !$0.hasPrefix("y") }
+            candidates = specs[0].bindings.map(\.key).filter { !$0.hasPrefix("y") && $0 != "a0" }
         } else {
-            candidates = visibleKeys(from: specs[spec].parent!).filter { !$0.hasPrefix("y") && $0 != "p" && $0 != MScenario.jit.key }
+            candidates = visibleKeys(from: specs[spec].parent!).filter {
+                !$0.hasPrefix("y") && $0 != "p" && $0 != MScenario.jit.key && $0 != MScenario.collection && $0 != "a0"
+            }
         }
         guard !candidates.isEmpty else { return }
         let key = random.pick(candidates)
@@ -405,6 +415,22 @@ extension MScenario {
         }
     }
 
+    /// A synchronous binding, unscoped or a singleton, needing nothing that needs await or is
+    /// shorter-lived.
+    private func syncBinding(key: String, in spec: Int, random: inout SplitMix) -> MBinding {
+        let kind = random.pick([MKind.type, .closure, .provider, .instance])
+        let scope: MScope = kind == .instance ? .unscoped : random.pick([.unscoped, .singleton])
+        var deps: [String] = []
+        if kind != .instance {
+            for dep in visibleKeys(from: spec) where random.chance(25) && !deps.contains(dep) {
+                if dep.hasPrefix("y") || dep == MScenario.collection || dep == "p" || needsAwait(dep, from: spec) { continue }
+                if reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest || $0.binding.scope == .weak }) { continue }
+                deps.append(dep)
+            }
+        }
+        return MBinding(key: key, kind: kind, scope: scope, deps: deps)
+    }
+
     /// A ring of closures or providers in the root, `y0` needing `y1` … needing `y0`, each
     /// asking through its resolver, a `Lazy` or a `Factory`: every request of one is a
     /// `cyclicDependency`. All synchronous or all `async`; nothing else needs them.
@@ -431,7 +457,8 @@ extension MScenario {
             if roll < 45, let member = live.isEmpty ? nil : random.pick(live) {
                 let keys = visibleKeys(from: members[member]!)
                 guard !keys.isEmpty else { continue }
-                ops.append(.request(member: member, key: random.pick(keys), path: random.pick(MPath.allCases), hold: random.chance(35)))
+                let key = random.chance(8) ? MScenario.consumer : random.pick(keys)
+                ops.append(.request(member: member, key: key, path: random.pick(MPath.allCases), hold: random.chance(35)))
             } else if roll < 55, let member = live.isEmpty ? nil : random.pick(live) {
                 let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
                 guard !keys.isEmpty else { continue }
@@ -524,6 +551,7 @@ extension MScenario: CustomStringConvertible {
             for binding in spec.bindings { lines.append("    \(binding)") }
             for binding in spec.overrides { lines.append("    override \(binding)") }
             for binding in spec.contributions { lines.append("    contribute to L (as \(binding))") }
+            if let binding = spec.contextual { lines.append("    a0 when injected into C (as \(binding))") }
             for decorator in spec.decorators { lines.append("    decorate \(decorator.key) with dec\(decorator.id)") }
         }
         lines.append("  steps (m0 is the root):")
