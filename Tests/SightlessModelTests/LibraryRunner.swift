@@ -1,5 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Sightless
 import Synchronization
+
+/// A value behind a pthread mutex, which the thread sanitizer sees (it does not see
+/// `Synchronization.Mutex`'s futex on Linux, and reports its closures as racing).
+final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
 
 // The library's side of a scenario: modules made from its specs, the family built from them,
 // and each step run through the public API, with what it shows recorded in the same form as
@@ -8,8 +41,7 @@ import Synchronization
 /// The scenario's shared record: every node built (a serial, and a weak reference to find
 /// what is alive), builds per label, what observers heard, and what was closed.
 final class MLog: Sendable {
-    /// Read and written only under `state`'s lock.
-    private final class WeakNode: @unchecked Sendable {
+    private final class WeakNode {
         weak var node: MNode?
         let label: String
         init(_ node: MNode) {
@@ -27,7 +59,7 @@ final class MLog: Sendable {
         var nodes: [Int: WeakNode] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func nextSerial(_ label: String) -> Int {
         state.withLock { state in

@@ -65,6 +65,10 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// A closure binding with creation-time arguments recursing through
     /// `r.getInstance(key, arguments: n - 1)` throws `cyclicDependency`.
     case closureRecursionWithArguments
+    /// In a template's child, a singleton is built twice (two tasks get two values) when two tasks
+    /// request it while a third requests another singleton of the child that needs await (it
+    /// throws needsAwait, or is awaited): about one run in four. Found by this suite.
+    case templateChildSingletonBuiltTwice
     /// A child cannot replace its parent's contextual binding (of one key for one consumer): in
     /// its modules it is `duplicateBinding` (bound by the parent), in its overrides
     /// `unusedDeclaration` (replaces no binding). Found by this suite.
@@ -100,6 +104,7 @@ enum KnownCause: String, CaseIterable, Sendable {
         .closureRecursionWithArguments,
         .childContextualBindingRejected,
         .childContextualBindingAfterParentCompiled,
+        .templateChildSingletonBuiltTwice,
     ]
 
     /// The scenario without the combinations of the listed causes.
@@ -114,6 +119,15 @@ enum KnownCause: String, CaseIterable, Sendable {
             }
             if scenario.hasAsync {
                 for index in scenario.specs.indices { scenario.specs[index].observes = false }
+            }
+        }
+        if listed.contains(.templateChildSingletonBuiltTwice) {
+            // A template's kept values that need await are left unscoped.
+            for index in scenario.specs.indices where scenario.specs[index].isTemplate {
+                for b in scenario.specs[index].bindings.indices
+                where scenario.specs[index].bindings[b].scope.keeps && scenario.needsAwait(scenario.specs[index].bindings[b].key, from: index) {
+                    scenario.specs[index].bindings[b].scope = .unscoped
+                }
             }
         }
         if listed.contains(.childContextualBindingRejected) {
@@ -262,7 +276,7 @@ struct ModelFailure: Error, CustomStringConvertible {
 /// What the scenarios exercised: outcomes by kind (`value`, `error <kind>`), closes, and values
 /// seen to die.
 final class Coverage: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     func add(_ name: String, _ count: Int = 1) { counts.withLock { $0[name, default: 0] += count } }
     var summary: String { counts.withLock { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") } }
     subscript(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
@@ -401,10 +415,18 @@ func checkWithDeadline(_ scenario: MScenario, seconds: Double, coverage: Coverag
         let resume: @Sendable (ModelFailure?) -> Void = { value in
             if once.first() { continuation.resume(returning: value) }
         }
-        Task.detached { resume(await check(scenario, coverage: coverage)) }
+        let timer = Task.detached {
+            do {
+                try await Task.sleep(for: .seconds(seconds))
+                resume(ModelFailure(category: "hang", step: -1, detail: "did not finish within \(seconds) s"))
+            } catch {
+                // Cancelled: the scenario finished.
+            }
+        }
         Task.detached {
-            try? await Task.sleep(for: .seconds(seconds))
-            resume(ModelFailure(category: "hang", step: -1, detail: "did not finish within \(seconds) s"))
+            let failure = await check(scenario, coverage: coverage)
+            timer.cancel()
+            resume(failure)
         }
     }
     return outcome
@@ -416,91 +438,26 @@ final class Once: Sendable {
     func first() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
-/// The smallest scenario found that still fails in the same category.
-func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds: Double) async -> (MScenario, ModelFailure) {
+/// The smallest scenario found that still fails in the same category; a candidate fails when
+/// one of `repeats` runs does (a failure that depends on timing needs several).
+func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds: Double, repeats: Int = 1) async
+    -> (MScenario, ModelFailure) {
     var best = scenario, bestFailure = failure
     var runs = 0
-    func candidates(_ s: MScenario) -> [MScenario] {
-        var result: [MScenario] = []
-        // Drop one step, from the last.
-        for index in s.ops.indices.reversed() {
-            var c = s
-            c.ops.remove(at: index)
-            result.append(c)
-        }
-        // Drop a decorator, the observer.
-        for spec in s.specs.indices {
-            for index in s.specs[spec].decorators.indices {
-                var c = s
-                c.specs[spec].decorators.remove(at: index)
-                result.append(c)
-            }
-            if s.specs[spec].observes {
-                var c = s
-                c.specs[spec].observes = false
-                result.append(c)
-            }
-            for index in s.specs[spec].overrides.indices {
-                var c = s
-                c.specs[spec].overrides.remove(at: index)
-                result.append(c)
-            }
-            for index in s.specs[spec].contributions.indices {
-                var c = s
-                c.specs[spec].contributions.remove(at: index)
-                result.append(c)
-            }
-            if s.specs[spec].contextual != nil {
-                var c = s
-                c.specs[spec].contextual = nil
-                result.append(c)
-            }
-        }
-        // Drop a binding (and what names it), a dependency, or simplify a binding.
-        for spec in s.specs.indices.reversed() {
-            for index in s.specs[spec].bindings.indices.reversed() {
-                let key = s.specs[spec].bindings[index].key
-                var c = s
-                c.specs[spec].bindings.remove(at: index)
-                for other in c.specs.indices {
-                    c.specs[other].overrides.removeAll { $0.key == key }
-                    for b in c.specs[other].overrides.indices { c.specs[other].overrides[b].deps.removeAll { MVia.split($0).key == key } }
-                    for b in c.specs[other].contributions.indices {
-                        c.specs[other].contributions[b].deps.removeAll { MVia.split($0).key == key }
-                    }
-                    c.specs[other].contextual?.deps.removeAll { MVia.split($0).key == key }
-                    for b in c.specs[other].bindings.indices { c.specs[other].bindings[b].deps.removeAll { MVia.split($0).key == key } }
-                    c.specs[other].decorators.removeAll { $0.key == key }
-                }
-                c.ops.removeAll { op in
-                    switch op {
-                    case .request(_, let k, _, _), .shutDownDuring(_, let k, _): k == key
-                    case .concurrent(_, let keys, _): keys.contains(key)
-                    default: false
-                    }
-                }
-                result.append(c)
-                for dep in s.specs[spec].bindings[index].deps.indices {
-                    var d = s
-                    d.specs[spec].bindings[index].deps.remove(at: dep)
-                    result.append(d)
-                }
-                if s.specs[spec].bindings[index].scope != .unscoped && s.specs[spec].bindings[index].scope != .eager {
-                    var d = s
-                    d.specs[spec].bindings[index].scope = .unscoped
-                    result.append(d)
-                }
-            }
-        }
-        return result.map { KnownCause.sanitized($0) }
-    }
     var improved = true
     while improved && runs < budget {
         improved = false
-        for candidate in candidates(best) {
+        for candidate in shrinkCandidates(best) {
             runs += 1
             if runs >= budget { break }
-            if let again = await checkWithDeadline(candidate, seconds: seconds), again.category == bestFailure.category {
+            var again: ModelFailure?
+            for _ in 0..<repeats {
+                if let failure = await checkWithDeadline(candidate, seconds: seconds), failure.category == bestFailure.category {
+                    again = failure
+                    break
+                }
+            }
+            if let again {
                 best = candidate
                 bestFailure = again
                 improved = true
@@ -509,6 +466,84 @@ func shrink(_ scenario: MScenario, _ failure: ModelFailure, budget: Int, seconds
         }
     }
     return (best, bestFailure)
+}
+
+/// The candidates one step smaller than `s`: a step, a decorator, the observer, an override, a
+/// contribution, a contextual binding, a binding (and what names it) or a dependency dropped, or
+/// a scope made unscoped; each without the combinations of the listed causes.
+func shrinkCandidates(_ s: MScenario) -> [MScenario] {
+    var result: [MScenario] = []
+    // Drop one step, from the last.
+    for index in s.ops.indices.reversed() {
+        var c = s
+        c.ops.remove(at: index)
+        result.append(c)
+    }
+    // Drop a decorator, the observer.
+    for spec in s.specs.indices {
+        for index in s.specs[spec].decorators.indices {
+            var c = s
+            c.specs[spec].decorators.remove(at: index)
+            result.append(c)
+        }
+        if s.specs[spec].observes {
+            var c = s
+            c.specs[spec].observes = false
+            result.append(c)
+        }
+        for index in s.specs[spec].overrides.indices {
+            var c = s
+            c.specs[spec].overrides.remove(at: index)
+            result.append(c)
+        }
+        for index in s.specs[spec].contributions.indices {
+            var c = s
+            c.specs[spec].contributions.remove(at: index)
+            result.append(c)
+        }
+        if s.specs[spec].contextual != nil {
+            var c = s
+            c.specs[spec].contextual = nil
+            result.append(c)
+        }
+    }
+    // Drop a binding (and what names it), a dependency, or simplify a binding.
+    for spec in s.specs.indices.reversed() {
+        for index in s.specs[spec].bindings.indices.reversed() {
+            let key = s.specs[spec].bindings[index].key
+            var c = s
+            c.specs[spec].bindings.remove(at: index)
+            for other in c.specs.indices {
+                c.specs[other].overrides.removeAll { $0.key == key }
+                for b in c.specs[other].overrides.indices { c.specs[other].overrides[b].deps.removeAll { MVia.split($0).key == key } }
+                for b in c.specs[other].contributions.indices {
+                    c.specs[other].contributions[b].deps.removeAll { MVia.split($0).key == key }
+                }
+                c.specs[other].contextual?.deps.removeAll { MVia.split($0).key == key }
+                for b in c.specs[other].bindings.indices { c.specs[other].bindings[b].deps.removeAll { MVia.split($0).key == key } }
+                c.specs[other].decorators.removeAll { $0.key == key }
+            }
+            c.ops.removeAll { op in
+                switch op {
+                case .request(_, let k, _, _), .shutDownDuring(_, let k, _): k == key
+                case .concurrent(_, let keys, _): keys.contains(key)
+                default: false
+                }
+            }
+            result.append(c)
+            for dep in s.specs[spec].bindings[index].deps.indices {
+                var d = s
+                d.specs[spec].bindings[index].deps.remove(at: dep)
+                result.append(d)
+            }
+            if s.specs[spec].bindings[index].scope != .unscoped && s.specs[spec].bindings[index].scope != .eager {
+                var d = s
+                d.specs[spec].bindings[index].scope = .unscoped
+                result.append(d)
+            }
+        }
+    }
+    return result.map { KnownCause.sanitized($0) }
 }
 
 // MARK: - The suite
@@ -539,11 +574,15 @@ struct ModelTests {
             if let failure = await checkWithDeadline(scenario, seconds: 20, coverage: coverage) {
                 failures.append((seed, failure))
                 if failures.count <= 3 {
-                    // A hang costs its deadline per attempt: fewer attempts.
+                    // A hang costs its deadline per attempt: fewer attempts. A failure that does
+                    // not come back at once depends on timing: each attempt runs many times.
                     let hang = failure.category == "hang"
-                    let (small, smallFailure) = await shrink(scenario, failure, budget: hang ? 40 : 400, seconds: hang ? 2 : 5)
+                    var flaky = false
+                    if !hang { flaky = await checkWithDeadline(scenario, seconds: 5)?.category != failure.category }
+                    let (small, smallFailure) = await shrink(scenario, failure, budget: hang ? 40 : 400, seconds: hang ? 2 : 5,
+                                                             repeats: flaky ? 300 : 1)
                     Issue.record("""
-                        model disagreement, seed \(seed): \(failure)
+                        model disagreement, seed \(seed): \(failure)\(flaky ? " (depends on timing)" : "")
                         shrunk: \(smallFailure)
                         \(small)
                         replay with: SIGHTLESS_SEED=\(seed) swift test --filter SightlessModelTests
