@@ -355,7 +355,7 @@ func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailu
     return nil
 }
 
-private func compare(_ expected: MRawStep, _ actual: MRawStep, step: Int, _ modelCanon: Canon, _ libraryCanon: Canon,
+func compare(_ expected: MRawStep, _ actual: MRawStep, step: Int, _ modelCanon: Canon, _ libraryCanon: Canon,
                      log: MLog) -> ModelFailure? {
     if let violation = actual.violations.first {
         return ModelFailure(category: "violation", step: step, detail: violation)
@@ -604,6 +604,54 @@ struct ModelTests {
         }
         print("model: \(seeds.count) scenarios, \(steps) steps, \(failures.count) failures in \(clock.now - start)")
         print("model: exercised \(coverage.summary)")
+    }
+
+    @Test("the scenarios draw every kind of binding, scope, path, step and declaration the generator knows")
+    func scenariosDrawEveryFeature() {
+        // The default seeds, whatever the environment asks the other test for.
+        let scenarios = (0..<UInt64(2_000)).map { MScenario(seed: 0x30DE_0000 + $0) }
+        let bindings = scenarios.flatMap { $0.specs.flatMap(\.effective) }
+        for kind in MKind.allCases { #expect(bindings.contains { $0.kind == kind }, "\(kind)") }
+        for scope in MScope.allCases { #expect(bindings.contains { $0.scope == scope }, "\(scope)") }
+        for via in MVia.allCases { #expect(bindings.contains { $0.deps.contains { MVia.split($0).via == via } }, "\(via)") }
+        let ops = scenarios.flatMap(\.ops)
+        for path in MPath.allCases {
+            #expect(ops.contains { if case .request(_, _, path, _) = $0 { true } else { false } }, "\(path)")
+        }
+        #expect(ops.contains { if case .concurrent(_, let keys, _) = $0 { Set(keys).count > 1 } else { false } })
+        #expect(ops.contains { if case .shutDownDuring = $0 { true } else { false } })
+        #expect(ops.contains { if case .withArguments(_, "r", 0, _, _) = $0 { true } else { false } })
+        #expect(ops.contains { if case .withArguments(_, "d", _, true, _) = $0 { true } else { false } })
+        #expect(ops.contains { if case .request(_, MScenario.consumer, _, _) = $0 { true } else { false } })
+        #expect(ops.contains { if case .request(_, MScenario.collection, _, _) = $0 { true } else { false } })
+        #expect(ops.contains { if case .request(_, MScenario.jit.key, _, _) = $0 { true } else { false } })
+        #expect(scenarios.contains { $0.specs.contains(where: \.isTemplate) && $0.ops.contains { if case .makeChild = $0 { true } else { false } } })
+        #expect(scenarios.contains { s in s.specs.contains { $0.parent != nil && $0.parent != 0 } })
+        #expect(scenarios.contains { s in s.specs.contains { !$0.overrides.isEmpty && $0.parent != nil } })
+        #expect(scenarios.contains { s in s.specs.contains { !$0.contributions.isEmpty } })
+        #expect(scenarios.contains { s in s.specs.contains { $0.contextual != nil } })
+        #expect(scenarios.contains { s in s.specs.contains { $0.observes && $0.parent != nil } })
+        #expect(scenarios.contains { s in s.specs.contains { !$0.decorators.isEmpty } })
+        #expect(scenarios.contains { s in s.specs[0].bindings.contains { $0.key.hasPrefix("y") && $0.kind.isAsync } })
+        #expect(scenarios.contains { $0.startRoot })
+    }
+
+    @Test("a step the library shows differently from the model is a disagreement")
+    func disagreementIsReported() {
+        var expected = MRawStep()
+        expected.outcomes = [.value(MTree(label: "a0", id: 1, children: [MTree(label: "a1", id: 2, children: [])]))]
+        var shared = MRawStep()
+        shared.outcomes = [.value(MTree(label: "a0", id: 7, children: [MTree(label: "a1", id: 7, children: [])]))]
+        #expect(compare(expected, shared, step: 1, Canon(), Canon(), log: MLog())?.category == "value")
+        var failed = MRawStep()
+        failed.outcomes = [.error(.cyclicDependency)]
+        #expect(compare(expected, failed, step: 1, Canon(), Canon(), log: MLog())?.category == "error cyclicDependency")
+        var same = MRawStep()
+        same.outcomes = [.value(MTree(label: "a0", id: 8, children: [MTree(label: "a1", id: 9, children: [])]))]
+        #expect(compare(expected, same, step: 1, Canon(), Canon(), log: MLog()) == nil)
+        var built = same
+        built.builds = ["a0": 1]
+        #expect(compare(expected, built, step: 1, Canon(), Canon(), log: MLog())?.category == "builds")
     }
 
     @Test("the known causes each leave their combination out, and only it")
