@@ -139,6 +139,15 @@ struct ReferenceModel {
                                 creation: nextCreation())
             member.provided = provided
             members[id] = member
+            // A plain child builds its eager singletons when it is made.
+            orderedStep = false
+            for binding in scenario.specs[spec].effective where binding.scope == .eager && !isTemplate {
+                if case .error(let kind) = request(binding.key, from: id, sync: true) {
+                    step.outcomes.append(.error(kind))
+                    members[id] = nil
+                    break
+                }
+            }
         case .drop(let member):
             members[member]?.dropped = true
         case .release:

@@ -332,7 +332,10 @@ extension MScenario {
             var kind = random.pick([MKind.type, .type, .type, .instance, .closure, .provider, .asyncClosure, .asyncProvider, .asyncInitializer])
             var scope = random.pick(MScope.allCases)
             if kind == .instance { scope = .unscoped }
-            if scope == .eager && spec != 0 { scope = .singleton }
+            // Eager in the root (built by Injector.start when it needs await) and in plain
+            // children (made synchronously: nothing that needs await).
+            if scope == .eager && specs[spec].isTemplate { scope = .singleton }
+            if scope == .eager && spec != 0 && kind.isAsync { scope = .singleton }
             // A value built with await can only be unscoped, a singleton or an eager singleton;
             // a per-request one is an initializer's.
             if scope == .perRequest && kind.isAsync { kind = .type }
@@ -346,6 +349,7 @@ extension MScenario {
                 }
             }
             let buildsSynchronously = kind == .closure || kind == .provider || [.weak, .perRequest, .custom].contains(scope)
+                || (scope == .eager && spec != 0)
             deps.removeAll { dep in
                 // A synchronous closure or provider asks for its dependencies synchronously, and
                 // a weak, per-request or custom scope builds synchronously: nothing that needs await.
