@@ -315,8 +315,8 @@ extension MScenario {
         }
         for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
         for index in specs.indices where !specs[index].isTemplate && random.chance(30) { addOverride(to: index, random: &random) }
-        for index in specs.indices where !specs[index].isTemplate && random.chance(35) { addContributions(to: index, random: &random) }
-        for index in specs.indices where !specs[index].isTemplate && random.chance(30) {
+        for index in specs.indices where random.chance(35) { addContributions(to: index, random: &random) }
+        for index in specs.indices where random.chance(30) {
             specs[index].contextual = syncBinding(key: "x\(specs[index].name)", in: index, random: &random)
         }
         if specs.contains(where: { $0.effective.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
