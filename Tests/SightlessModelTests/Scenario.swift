@@ -314,7 +314,7 @@ extension MScenario {
             }
         }
         for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
-        for index in specs.indices where !specs[index].isTemplate && random.chance(30) { addOverride(to: index, random: &random) }
+        for index in specs.indices where random.chance(30) { addOverride(to: index, random: &random) }
         for index in specs.indices where random.chance(35) { addContributions(to: index, random: &random) }
         for index in specs.indices where random.chance(30) {
             specs[index].contextual = syncBinding(key: "x\(specs[index].name)", in: index, random: &random)
@@ -370,7 +370,8 @@ extension MScenario {
         }
     }
 
-    /// An override: in the root, of one of its keys; in a plain child, of one of its parent's.
+    /// An override: in the root, of one of its keys; in a plain child or a template, of one of its
+    /// parent's.
     /// It is synchronous, unscoped or a singleton, and needs only what its original could need
     /// (the root) or what its parent sees, nothing that needs await or is shorter-lived: what
     /// depends on the key stays valid.
