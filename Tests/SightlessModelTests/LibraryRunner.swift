@@ -569,6 +569,11 @@ struct LibraryRunner {
             guard let injector = members[member] else { break }
             let result = await Self.fetchWithArguments(injector, key, depth: depth, tuple: tuple, path)
             step.outcomes.append(outcome(result.map(Fetched.init(node:)), &step))
+        case .awaitShutDown(let member):
+            guard let injector = members[member] else { break }
+            _ = log.takeCloses()
+            do { try await injector.awaitShutDown() } catch { step.violations.append("awaitShutDown threw \(error.kind)") }
+            step.closes = log.takeCloses()
         case .shutDownDuring(let member, let key, let count):
             guard let injector = members[member] else { break }
             let results = await withTaskGroup(of: (Int, Result<Fetched, InjectionError>?).self) { group in

@@ -212,7 +212,7 @@ enum KnownCause: String, CaseIterable, Sendable {
                 specOf[id] = spec
                 parentOf[id] = parent
                 hasChildren.insert(parent)
-            case .shutDown(let member), .shutDownDuring(let member, _, _):
+            case .shutDown(let member), .awaitShutDown(let member), .shutDownDuring(let member, _, _):
                 if listed.contains(.parentShutDownLeavesChildren) && hasChildren.contains(member) { continue }
                 if listed.contains(.templateChildShutDownBreaksSiblings),
                    let spec = specOf[member], scenario.specs[spec].isTemplate { continue }
@@ -620,6 +620,7 @@ struct ModelTests {
         }
         #expect(ops.contains { if case .concurrent(_, let keys, _) = $0 { Set(keys).count > 1 } else { false } })
         #expect(ops.contains { if case .shutDownDuring = $0 { true } else { false } })
+        #expect(ops.contains { if case .awaitShutDown = $0 { true } else { false } })
         #expect(ops.contains { if case .withArguments(_, "r", 0, _, _) = $0 { true } else { false } })
         #expect(ops.contains { if case .withArguments(_, "d", _, true, _) = $0 { true } else { false } })
         #expect(ops.contains { if case .request(_, MScenario.consumer, _, _) = $0 { true } else { false } })

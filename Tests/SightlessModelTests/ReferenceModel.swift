@@ -152,7 +152,7 @@ struct ReferenceModel {
             members[member]?.dropped = true
         case .release:
             held = []
-        case .shutDown(let member):
+        case .shutDown(let member), .awaitShutDown(let member):
             guard members[member].map({ !$0.dropped }) == true else { break }
             shutDown(member, closes: &step.closes)
             step.closesOrdered = step.closes.allSatisfy { instances[$0.id]?.orderedKeep ?? true }

@@ -146,6 +146,8 @@ enum MOp: Sendable, Equatable {
     /// Drops every value held.
     case release
     case shutDown(member: Int)
+    /// `awaitShutDown()`: closes what `shutDown()` closes (every node is `Closable`), awaiting.
+    case awaitShutDown(member: Int)
     /// Shuts `member` down while `count` tasks request `key` from it.
     case shutDownDuring(member: Int, key: String, count: Int)
     /// A request with creation-time arguments of one of the root's keys that take them: `r`, a
@@ -155,7 +157,7 @@ enum MOp: Sendable, Equatable {
 
     var member: Int? {
         switch self {
-        case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m),
+        case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m), .awaitShutDown(let m),
              .shutDownDuring(let m, _, _), .withArguments(let m, _, _, _, _): m
         case .makeChild(let parent, _, _): parent
         case .release: nil
@@ -501,7 +503,7 @@ extension MScenario {
             } else if roll < 94, let member = live.isEmpty ? nil : random.pick(live) {
                 // The root's shutdown ends most of a scenario: rarer.
                 if member == 0 && random.chance(60) { continue }
-                ops.append(.shutDown(member: member))
+                ops.append(random.chance(40) ? .awaitShutDown(member: member) : .shutDown(member: member))
             } else if let member = live.isEmpty ? nil : random.pick(live) {
                 if member == 0 && random.chance(60) { continue }
                 let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
@@ -539,6 +541,7 @@ extension MOp: CustomStringConvertible {
         case .drop(let m): "drop m\(m)"
         case .release: "release held values"
         case .shutDown(let m): "shut m\(m) down"
+        case .awaitShutDown(let m): "shut m\(m) down with awaitShutDown"
         case .shutDownDuring(let m, let key, let count): "shut m\(m) down while \(count) tasks request \(key) from it"
         case .withArguments(let m, let key, let depth, let tuple, let path):
             key == "r" ? "request r with argument \(depth) from m\(m) via \(path.rawValue)"
