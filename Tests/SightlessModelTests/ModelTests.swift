@@ -40,7 +40,9 @@ import Testing
 // The library has known defects where features meet; the model predicts the documented meaning
 // regardless, and `KnownCause.notFixed` names the defects not fixed yet: the generator leaves out
 // each one's combination while it is listed (`KnownCause.sanitized`). Remove its line when the
-// fix lands.
+// fix lands: `KnownCauseTests.swift` reproduces each cause by its smallest scenario, a known
+// issue while it is listed, a regression test once it is not (and a failure if a listed cause's
+// scenario agrees, so that a fix removes its line).
 
 /// Library defects the model disagrees with, one case per cause; each is left out of the
 /// generated scenarios while it is listed in `listed`.
