@@ -574,10 +574,10 @@ struct LibraryRunner {
             _ = log.takeCloses()
             do { try await injector.awaitShutDown() } catch { step.violations.append("awaitShutDown threw \(error.kind)") }
             step.closes = log.takeCloses()
-        case .shutDownDuring(let member, let key, let count):
+        case .shutDownDuring(let member, let key, let count, let path):
             guard let injector = members[member] else { break }
             let results = await withTaskGroup(of: (Int, Result<Fetched, InjectionError>?).self) { group in
-                for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, .sync)) } }
+                for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, path)) } }
                 group.addTask {
                     try? injector.shutDown()
                     return (-1, nil)

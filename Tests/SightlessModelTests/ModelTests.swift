@@ -186,48 +186,51 @@ enum KnownCause: String, CaseIterable, Sendable {
             return false
         }
         var ops: [MOp] = []
-        for (position, op) in scenario.ops.enumerated() {
+        for (position, original) in scenario.ops.enumerated() {
+            var op = original
             if listed.contains(.childContextualBindingAfterParentCompiled), case .request(_, MScenario.consumer, _, _) = op,
                contextualChildren.contains(where: { $0 > position }) {
                 continue
             }
-            switch op {
-            case .request(let member, let key, let path, let hold):
-                if awaitedInTemplate && inTemplate(member) {
-                    ops.append(.request(member: member, key: key, path: synchronous(path), hold: hold))
-                    continue
+            // Requests of a template's child (or of its children) are synchronous.
+            if awaitedInTemplate, let member = op.member, inTemplate(member) {
+                switch op {
+                case .request(let member, let key, let path, let hold):
+                    op = .request(member: member, key: key, path: synchronous(path), hold: hold)
+                case .concurrent(let member, let keys, let path):
+                    op = .concurrent(member: member, keys: keys, path: synchronous(path))
+                case .shutDownDuring(let member, let key, let count, let path):
+                    op = .shutDownDuring(member: member, key: key, count: count, path: synchronous(path))
+                default:
+                    break
                 }
-            case .concurrent(let member, var keys, let path):
+            }
+            switch op {
+            case .request:
+                break
+            case .concurrent(let member, let keys, let path):
                 // Tasks that each ask for another key of a ring of async singletons at once.
                 if listed.contains(.awaitedLazyCycleHangs),
                    Set(keys.filter { key in scenario.specs[0].binding(key).map { key.hasPrefix("y") && $0.kind.isAsync } ?? false }).count > 1 {
-                    keys = keys.map { _ in keys[0] }
-                    ops.append(.concurrent(member: member, keys: keys, path: path))
-                    continue
-                }
-                if awaitedInTemplate && inTemplate(member) {
-                    ops.append(.concurrent(member: member, keys: keys, path: synchronous(path)))
-                    continue
+                    op = .concurrent(member: member, keys: keys.map { _ in keys[0] }, path: path)
                 }
             case .makeChild(let parent, let spec, let id):
                 if listed.contains(.shutDownInjectorMakesChildren) && shut.contains(parent) { continue }
                 specOf[id] = spec
                 parentOf[id] = parent
                 hasChildren.insert(parent)
-            case .shutDown(let member), .awaitShutDown(let member), .shutDownDuring(let member, _, _):
+            case .shutDown(let member), .awaitShutDown(let member), .shutDownDuring(let member, _, _, _):
                 if listed.contains(.parentShutDownLeavesChildren) && hasChildren.contains(member) { continue }
                 if listed.contains(.templateChildShutDownBreaksSiblings),
                    let spec = specOf[member], scenario.specs[spec].isTemplate { continue }
-                if case .shutDownDuring(_, let key, _) = op, let spec = specOf[member], !scenario.confined(key, to: spec) { continue }
+                if case .shutDownDuring(_, let key, _, _) = op, let spec = specOf[member], !scenario.confined(key, to: spec) { continue }
                 shut.insert(member)
             case .withArguments(let member, let key, let depth, let tuple, let path):
                 if listed.contains(.closureRecursionWithArguments) && key == "r" && depth > 0 {
-                    ops.append(.withArguments(member: member, key: key, depth: 0, tuple: tuple, path: path))
-                    continue
+                    op = .withArguments(member: member, key: key, depth: 0, tuple: tuple, path: path)
                 }
                 if listed.contains(.tupleForSeveralArguments) && tuple {
-                    ops.append(.withArguments(member: member, key: key, depth: depth, tuple: false, path: path))
-                    continue
+                    op = .withArguments(member: member, key: key, depth: 0, tuple: false, path: path)
                 }
             case .drop, .release:
                 break
@@ -536,7 +539,7 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
             }
             c.ops.removeAll { op in
                 switch op {
-                case .request(_, let k, _, _), .shutDownDuring(_, let k, _): k == key
+                case .request(_, let k, _, _), .shutDownDuring(_, let k, _, _): k == key
                 case .concurrent(_, let keys, _): keys.contains(key)
                 default: false
                 }

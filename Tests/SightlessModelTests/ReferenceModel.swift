@@ -173,11 +173,11 @@ struct ReferenceModel {
                 for _ in 0...depth { inner = argumentBuild("r", children: inner.map { [$0] } ?? []) }
                 step.outcomes.append(.value(tree(inner!)))
             }
-        case .shutDownDuring(let member, let key, let count):
+        case .shutDownDuring(let member, let key, let count, let path):
             guard members[member].map({ !$0.dropped }) == true else { break }
             // Each request gets what it would get before the shutdown, or injectorShutDown.
             var scratch = self
-            let alone = scratch.request(key, from: member, sync: true)
+            let alone = scratch.request(key, from: member, sync: path.isSync)
             for _ in 0..<count {
                 switch alone {
                 case .value(let tree): step.outcomes.append(.either(shape: tree.shape, errors: [.injectorShutDown]))

@@ -148,8 +148,8 @@ enum MOp: Sendable, Equatable {
     case shutDown(member: Int)
     /// `awaitShutDown()`: closes what `shutDown()` closes (every node is `Closable`), awaiting.
     case awaitShutDown(member: Int)
-    /// Shuts `member` down while `count` tasks request `key` from it.
-    case shutDownDuring(member: Int, key: String, count: Int)
+    /// Shuts `member` down while `count` tasks request `key` from it through `path`.
+    case shutDownDuring(member: Int, key: String, count: Int, path: MPath = .sync)
     /// A request with creation-time arguments of one of the root's keys that take them: `r`, a
     /// closure of an `Int` that asks its resolver for `r` with `n - 1` down to 0 (`depth`), or
     /// `d`, an initializer of two `Dynamic` arguments, passed as two values or as one tuple.
@@ -158,7 +158,7 @@ enum MOp: Sendable, Equatable {
     var member: Int? {
         switch self {
         case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m), .awaitShutDown(let m),
-             .shutDownDuring(let m, _, _), .withArguments(let m, _, _, _, _): m
+             .shutDownDuring(let m, _, _, _), .withArguments(let m, _, _, _, _): m
         case .makeChild(let parent, _, _): parent
         case .release: nil
         }
@@ -508,7 +508,8 @@ extension MScenario {
                 if member == 0 && random.chance(60) { continue }
                 let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
                 guard !keys.isEmpty else { continue }
-                ops.append(.shutDownDuring(member: member, key: random.pick(keys), count: 1 + random.below(3)))
+                ops.append(.shutDownDuring(member: member, key: random.pick(keys), count: 1 + random.below(3),
+                                           path: random.pick(MPath.allCases)))
             }
         }
     }
@@ -542,7 +543,8 @@ extension MOp: CustomStringConvertible {
         case .release: "release held values"
         case .shutDown(let m): "shut m\(m) down"
         case .awaitShutDown(let m): "shut m\(m) down with awaitShutDown"
-        case .shutDownDuring(let m, let key, let count): "shut m\(m) down while \(count) tasks request \(key) from it"
+        case .shutDownDuring(let m, let key, let count, let path):
+            "shut m\(m) down while \(count) tasks request \(key) from it via \(path.rawValue)"
         case .withArguments(let m, let key, let depth, let tuple, let path):
             key == "r" ? "request r with argument \(depth) from m\(m) via \(path.rawValue)"
                 : "request d with arguments \(tuple ? "(1, \"x\") as one tuple" : "1, \"x\"") from m\(m) via \(path.rawValue)"
