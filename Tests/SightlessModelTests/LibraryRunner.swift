@@ -321,7 +321,13 @@ struct MModule: Module {
         let log = log
         for decorator in spec.decorators {
             let label = "dec\(decorator.id)"
-            binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode(label, [value], log) }
+            if let need = decorator.needs {
+                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode, resolver: Resolver) throws -> MNode in
+                    MNode(label, [value, try syncDependency(resolver, need)], log)
+                }
+            } else {
+                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode(label, [value], log) }
+            }
         }
         if spec.observes {
             let name = spec.name

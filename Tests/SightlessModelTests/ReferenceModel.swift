@@ -103,7 +103,9 @@ struct ReferenceModel {
             templateInstances[index] = makeInstances(of: index)
         }
         for binding in scenario.specs[0].effective where binding.scope == .eager {
-            if case .error(let kind) = request(binding.key, from: 0, sync: !scenario.startRoot) {
+            // Every eager singleton is built; a failure fails the root's build, reported with
+            // the others in one error (the first's kind).
+            if case .error(let kind) = request(binding.key, from: 0, sync: !scenario.startRoot), step.outcomes.isEmpty {
                 step.outcomes.append(.error(kind))
             }
         }
@@ -142,12 +144,11 @@ struct ReferenceModel {
             // A plain child builds its eager singletons when it is made.
             orderedStep = false
             for binding in scenario.specs[spec].effective where binding.scope == .eager && !isTemplate {
-                if case .error(let kind) = request(binding.key, from: id, sync: true) {
+                if case .error(let kind) = request(binding.key, from: id, sync: true), step.outcomes.isEmpty {
                     step.outcomes.append(.error(kind))
-                    members[id] = nil
-                    break
                 }
             }
+            if !step.outcomes.isEmpty { members[id] = nil }
         case .drop(let member):
             members[member]?.dropped = true
         case .release:
@@ -413,7 +414,17 @@ struct ReferenceModel {
             for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
-            value = newInstance("dec\(decorator.id)", children: [value])
+            var held = [value]
+            if let need = decorator.needs {
+                // A decorator's resolver is a closure's: the owner's for a kept value, else the
+                // injector the request is for.
+                let resolver = binding.scope.keeps || binding.scope == .weak ? owner : requester
+                switch get(need, from: resolver, requester: resolver, sync: true, frame: &frame, building: &building) {
+                case .success(let other): held.append(other)
+                case .failure(let failure): return .failure(failure)
+                }
+            }
+            value = newInstance("dec\(decorator.id)", children: held)
             building.values.insert(value)
         }
         switch binding.scope {

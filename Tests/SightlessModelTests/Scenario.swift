@@ -89,6 +89,8 @@ enum MVia: String, CaseIterable, Sendable {
 struct MDecorator: Sendable, Equatable {
     var key: String
     var id: Int
+    /// A key the decorator asks its resolver for, and holds beside the value it wraps.
+    var needs: String?
 }
 
 /// One member kind of the family: the root, a template, or a plain child (of the root, of
@@ -244,6 +246,10 @@ extension MScenario {
                   seen.insert("\(ownerSpec).\(next)").inserted else { continue }
             result.append((ownerSpec, binding))
             for dep in binding.depKeys { stack.append((dep, ownerSpec)) }
+            // What its decorators ask for.
+            for decorator in specs[ownerSpec].decorators where decorator.key == next {
+                if let need = decorator.needs { stack.append((need, ownerSpec)) }
+            }
         }
         return result
     }
@@ -311,7 +317,8 @@ extension MScenario {
         }
         for index in specs.indices {
             for binding in specs[index].bindings where random.chance(20) {
-                specs[index].decorators.append(MDecorator(key: binding.key, id: random.below(1000)))
+                specs[index].decorators.append(MDecorator(key: binding.key, id: random.below(1000),
+                                                          needs: decoratorNeed(of: binding, in: index, random: &random)))
                 if random.chance(30) { specs[index].decorators.append(MDecorator(key: binding.key, id: random.below(1000))) }
             }
         }
@@ -438,6 +445,17 @@ extension MScenario {
         return MBinding(key: key, kind: kind, scope: scope, deps: deps)
     }
 
+    /// What a decorator of `binding` asks its resolver for, sometimes: a key that needs no await,
+    /// is not shorter-lived, and does not reach the decorated key.
+    private func decoratorNeed(of binding: MBinding, in spec: Int, random: inout SplitMix) -> String? {
+        guard random.chance(35) else { return nil }
+        let candidates = visibleKeys(from: spec).filter { key in
+            !key.hasPrefix("y") && key != MScenario.collection && key != binding.key && !needsAwait(key, from: spec)
+                && !reach(key, from: spec).contains { $0.binding.key == binding.key || $0.binding.scope == .perRequest || $0.binding.scope == .weak }
+        }
+        return candidates.isEmpty ? nil : random.pick(candidates)
+    }
+
     /// A ring of closures or providers in the root, `y0` needing `y1` … needing `y0`, each
     /// asking through its resolver, a `Lazy` or a `Factory`: every request of one is a
     /// `cyclicDependency`. All synchronous or all `async`; nothing else needs them.
@@ -562,7 +580,9 @@ extension MScenario: CustomStringConvertible {
             for binding in spec.overrides { lines.append("    override \(binding)") }
             for binding in spec.contributions { lines.append("    contribute to L (as \(binding))") }
             if let binding = spec.contextual { lines.append("    a0 when injected into C (as \(binding))") }
-            for decorator in spec.decorators { lines.append("    decorate \(decorator.key) with dec\(decorator.id)") }
+            for decorator in spec.decorators {
+                lines.append("    decorate \(decorator.key) with dec\(decorator.id)\(decorator.needs.map { ", which asks its resolver for \($0)" } ?? "")")
+            }
         }
         lines.append("  steps (m0 is the root):")
         for (index, op) in ops.enumerated() { lines.append("    \(index + 1). \(op)") }
