@@ -12,7 +12,10 @@ import Testing
 struct KnownCauseTests {
     /// Runs the scenario up to `runs` times, until it disagrees (a cause that depends on timing
     /// does not show every time).
-    private func reproduce(_ cause: KnownCause, _ scenario: MScenario, hangs: Bool = false, runs: Int = 20) async {
+    /// `intermittent`: a cause that may not show in 20 runs (both found so far do not show under
+    /// AddressSanitizer, whose quarantine delays the reuse of freed memory).
+    private func reproduce(_ cause: KnownCause, _ scenario: MScenario, hangs: Bool = false, intermittent: Bool = false,
+                           runs: Int = 20) async {
         let listed = KnownCause.listed.contains(cause)
         if listed && hangs { return }
         let run = { () async -> String? in
@@ -22,7 +25,7 @@ struct KnownCauseTests {
             return nil
         }
         if listed {
-            await withKnownIssue("\(cause.rawValue) is listed as not fixed in KnownCause.notFixed") {
+            await withKnownIssue("\(cause.rawValue) is listed as not fixed in KnownCause.notFixed", isIntermittent: intermittent) {
                 let failure = await run()
                 #expect(failure == nil, "\(failure ?? "")")
             }
@@ -59,7 +62,7 @@ struct KnownCauseTests {
             ]),
         ], [.makeChild(parent: 0, spec: 1, id: 1),
             .request(member: 1, key: "t0", path: .await, hold: false),
-            .request(member: 1, key: "t2", path: .await, hold: false)]))
+            .request(member: 1, key: "t2", path: .await, hold: false)]), intermittent: true)
     }
 
     @Test func templateChildAwaitedInitializerChain() async {
@@ -82,7 +85,7 @@ struct KnownCauseTests {
         ], [.makeChild(parent: 0, spec: 1, id: 1),
             .request(member: 1, key: "t1", path: .lazyGet, hold: false),
             .request(member: 1, key: "t0", path: .factoryMake, hold: false),
-            .request(member: 1, key: "t1", path: .lazyGet, hold: false)]))
+            .request(member: 1, key: "t1", path: .lazyGet, hold: false)]), intermittent: true)
     }
 
     @Test func templateSiblingAfterShutdown() async {
