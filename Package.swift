@@ -13,6 +13,8 @@ let package = Package(
         .executableTarget(name: "SightlessSample", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessTests", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessSampleTests", dependencies: ["SightlessSample"]),
+        // The library against an executable reference model of its documented meaning.
+        .testTarget(name: "SightlessModelTests", dependencies: ["Sightless"]),
         // An app's code, isolated to the main actor unless it says otherwise.
         .testTarget(name: "SightlessMainActorTests", dependencies: ["Sightless"],
                     swiftSettings: [.defaultIsolation(MainActor.self)]),

@@ -1,0 +1,622 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sightless
+import Synchronization
+
+/// A value behind a pthread mutex, which the thread sanitizer sees (it does not see
+/// `Synchronization.Mutex`'s futex on Linux, and reports its closures as racing).
+final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+
+// The library's side of a scenario: modules made from its specs, the family built from them,
+// and each step run through the public API, with what it shows recorded in the same form as
+// the model's prediction (`MRawStep`).
+
+/// The scenario's shared record: every node built (a serial, and a weak reference to find
+/// what is alive), builds per label, what observers heard, and what was closed.
+final class MLog: Sendable {
+    private final class WeakNode {
+        weak var node: MNode?
+        let label: String
+        init(_ node: MNode) {
+            self.node = node
+            label = node.label
+        }
+    }
+
+    private struct State {
+        var serial = 0
+        var builds: [String: Int] = [:]
+        var events: [String: Int] = [:]
+        var closes: [(id: Int, label: String)] = []
+        var closeCounts: [Int: Int] = [:]
+        var nodes: [Int: WeakNode] = [:]
+    }
+
+    private let state = Locked(State())
+
+    func nextSerial(_ label: String) -> Int {
+        state.withLock { state in
+            state.serial += 1
+            state.builds[label, default: 0] += 1
+            return state.serial
+        }
+    }
+
+    func track(_ node: MNode) {
+        let weak = WeakNode(node)
+        state.withLock { $0.nodes[node.serial] = weak }
+    }
+
+    func heard(_ event: String) { state.withLock { $0.events[event, default: 0] += 1 } }
+
+    func closed(_ node: MNode) {
+        state.withLock { state in
+            state.closes.append((node.serial, node.label))
+            state.closeCounts[node.serial, default: 0] += 1
+        }
+    }
+
+    func isClosed(_ serial: Int) -> Bool { state.withLock { $0.closeCounts[serial] != nil } }
+    func closedTwice() -> [Int] { state.withLock { $0.closeCounts.filter { $0.value > 1 }.map(\.key).sorted() } }
+
+    func takeCloses() -> [(id: Int, label: String)] {
+        state.withLock { state in
+            defer { state.closes = [] }
+            return state.closes
+        }
+    }
+
+    var builds: [String: Int] { state.withLock { $0.builds } }
+    var events: [String: Int] { state.withLock { $0.events } }
+
+    /// The serials of the nodes alive, with their labels.
+    func alive() -> [Int: String] {
+        state.withLock { state in
+            var alive: [Int: String] = [:]
+            for (serial, weak) in state.nodes where weak.node != nil { alive[serial] = weak.label }
+            return alive
+        }
+    }
+}
+
+/// The one type of value: what built it, and what it holds. Every node is `Closable`, so a
+/// shutdown closes whatever a storing scope kept.
+final class MNode: Closable, Sendable {
+    let serial: Int
+    let label: String
+    let deps: [MNode]
+    let log: MLog
+
+    init(_ label: String, _ deps: [MNode], _ log: MLog) {
+        self.label = label
+        self.deps = deps
+        self.log = log
+        serial = log.nextSerial(label)
+        log.track(self)
+    }
+
+    func close() { log.closed(self) }
+
+    var tree: MTree { MTree(label: label, id: serial, children: deps.map(\.tree)) }
+    var all: [MNode] { [self] + deps.flatMap(\.all) }
+}
+
+/// A type nothing binds that declares itself a singleton: built just in time, the family's
+/// wherever it is first reached. It needs the root's `MLog`, so that its node is recorded.
+final class JitShared: Injectable, Closable, Sendable {
+    let node: MNode
+    init(log: MLog) { node = MNode(MScenario.jit.key, [], log) }
+    static let initializer = Initializer(JitShared.init(log:))
+    static var scope: Scope { .singleton }
+    func close() { node.close() }
+}
+
+/// An unscoped type nothing binds that needs `a0`: contextual bindings serve it.
+final class Consumer: Injectable, Sendable {
+    let node: MNode
+    init(log: MLog, a0: MNode) { node = MNode(MScenario.consumer, [a0], log) }
+    static let initializer = Initializer(Consumer.init(log:a0:), .inject, .named("a0"))
+}
+
+/// The raw slot of a dependency's key.
+func slot(_ key: String) -> RawSlot {
+    key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
+}
+
+/// The node of an argument read from a raw initializer's arguments.
+func node(_ arguments: Initializer<MNode>.Arguments, at index: Int, key: String) throws(InjectionError) -> MNode {
+    key == MScenario.jit.key ? try arguments.value(at: index, as: JitShared.self).node : try arguments.value(at: index, as: MNode.self)
+}
+
+/// A scope of one's own that keeps one value in an `InstanceStorage`.
+struct KeepOne: ScopeStrategy {
+    func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
+        unscoped.stored(in: InstanceStorage(unscoped.key))
+    }
+}
+
+/// A dependency asked for synchronously, as `MVia` says.
+func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) -> MNode {
+    let (key, via) = MVia.split(dep)
+    if key == MScenario.jit.key {
+        switch via {
+        case .direct: return try resolver.getInstance(JitShared.self).node
+        case .lazy: return try resolver.getInstance(Lazy<JitShared>.self).get().node
+        case .factory: return try resolver.getInstance(Factory<JitShared>.self).make().node
+        }
+    }
+    switch via {
+    case .direct: return try resolver.getInstance(Key<MNode>(named: key))
+    case .lazy: return try resolver.getInstance(Key<Lazy<MNode>>(named: key)).get()
+    case .factory: return try resolver.getInstance(Key<Factory<MNode>>(named: key)).make()
+    }
+}
+
+/// A dependency awaited, as `MVia` says.
+func awaitedDependency(_ resolver: Resolver, _ dep: String) async throws(InjectionError) -> MNode {
+    let (key, via) = MVia.split(dep)
+    if key == MScenario.jit.key {
+        switch via {
+        case .direct: return try await resolver.instance(JitShared.self).node
+        case .lazy: return try await resolver.getInstance(Lazy<JitShared>.self).value.node
+        case .factory: return try await resolver.getInstance(Factory<JitShared>.self).instance().node
+        }
+    }
+    switch via {
+    case .direct: return try await resolver.instance(Key<MNode>(named: key))
+    case .lazy: return try await resolver.getInstance(Key<Lazy<MNode>>(named: key)).value
+    case .factory: return try await resolver.getInstance(Key<Factory<MNode>>(named: key)).instance()
+    }
+}
+
+struct SyncMaker: Provider {
+    let label: String
+    let deps: [String]
+    let log: MLog
+    func provide(_ resolver: Resolver) throws -> MNode {
+        var nodes: [MNode] = []
+        for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
+        return MNode(label, nodes, log)
+    }
+}
+
+struct AsyncMaker: AsyncProvider {
+    let label: String
+    let deps: [String]
+    let log: MLog
+    func provide(_ resolver: Resolver) async throws -> MNode {
+        var nodes: [MNode] = []
+        for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
+        await Task.yield()
+        return MNode(label, nodes, log)
+    }
+}
+
+extension MScope {
+    var scope: Scope {
+        switch self {
+        case .unscoped: .unscoped
+        case .singleton: .singleton
+        case .weak: .weak
+        case .perRequest: .perRequest
+        case .custom: Scope("keep one", KeepOne())
+        case .eager: .eagerSingleton
+        }
+    }
+}
+
+/// The module of one spec.
+struct MModule: Module {
+    let spec: MSpec
+    let log: MLog
+    let instances: [String: MNode]
+    /// Whether this is the module of the spec's overrides, which binds them alone.
+    var overrides = false
+    /// The keys an observer records (a contribution's key is the library's own).
+    var known: Set<String> = []
+    /// Whether the spec's contextual binding replaces an ancestor's, and so is an override.
+    var contextualOverrides = false
+
+    private func bindContextual(_ contextual: MBinding, _ binder: Binder) {
+        apply(contextual, binder.bind(Key<MNode>(named: "a0")).whenInjected(into: Consumer.self))
+    }
+
+    func configure(_ binder: Binder) {
+        let log = log
+        if overrides {
+            bind(spec.overrides, binder)
+            if let contextual = spec.contextual, contextualOverrides { bindContextual(contextual, binder) }
+            return
+        }
+        if spec.parent == nil {
+            binder.bind(MLog.self).to(instance: log)
+            // `r`: a closure of a creation-time argument that recurses down to 0.
+            binder.bind(Key<MNode>(named: "r")).to { (resolver: Resolver, depth: Int) throws -> MNode in
+                depth <= 0 ? MNode("r", [], log) : MNode("r", [try resolver.getInstance(Key<MNode>(named: "r"), arguments: depth - 1)], log)
+            }
+            // `d`: an initializer of two creation-time arguments.
+            binder.bind(Key<MNode>(named: "d")).to(Initializer<MNode>([.dynamic(Int.self), .dynamic(String.self)]) { _ in
+                MNode("d", [], log)
+            })
+        }
+        bind(spec.bindings, binder)
+        for contribution in spec.contributions { apply(contribution, binder.contribute(to: [MNode].self)) }
+        if let contextual = spec.contextual, !contextualOverrides { bindContextual(contextual, binder) }
+        decorateAndObserve(binder)
+    }
+
+    private func bind(_ bindings: [MBinding], _ binder: Binder) {
+        for binding in bindings { apply(binding, binder.bind(Key<MNode>(named: binding.key))) }
+    }
+
+    /// Finishes `start`, the binding of a key or a contribution, as `binding` says.
+    private func apply(_ binding: MBinding, _ start: BindingBuilder<MNode>) {
+        let log = log
+        let label = binding.label
+        let deps = binding.deps
+        let builder: ScopedBindingBuilder<MNode>
+        switch binding.kind {
+        case .instance:
+            start.to(instance: instances[binding.key]!)
+            return
+        case .type:
+            let names = binding.depKeys
+            builder = start.to(Initializer<MNode>(names.map(slot)) { arguments in
+                var nodes: [MNode] = []
+                for (index, name) in names.enumerated() { nodes.append(try node(arguments, at: index, key: name)) }
+                return MNode(label, nodes, log)
+            })
+        case .closure:
+            builder = start.to { (resolver: Resolver) throws -> MNode in
+                var nodes: [MNode] = []
+                for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
+                return MNode(label, nodes, log)
+            }
+        case .provider:
+            builder = start.to(provider: SyncMaker(label: label, deps: deps, log: log))
+        case .asyncClosure:
+            builder = start.to { (resolver: Resolver) async throws -> MNode in
+                var nodes: [MNode] = []
+                for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
+                await Task.yield()
+                return MNode(label, nodes, log)
+            }
+        case .asyncProvider:
+            builder = start.to(provider: AsyncMaker(label: label, deps: deps, log: log))
+        case .asyncInitializer:
+            builder = start.to(asyncInitializer(label: label, deps: deps, log: log))
+        }
+        if binding.scope != .unscoped { builder.in(binding.scope.scope) }
+    }
+
+    private func decorateAndObserve(_ binder: Binder) {
+        let known = known
+        let log = log
+        for decorator in spec.decorators {
+            let label = "dec\(decorator.id)"
+            if let need = decorator.needs {
+                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode, resolver: Resolver) throws -> MNode in
+                    MNode(label, [value, try syncDependency(resolver, need)], log)
+                }
+            } else {
+                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode(label, [value], log) }
+            }
+        }
+        if spec.observes {
+            let name = spec.name
+            binder.observe { event in
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier(Consumer.self) { log.heard("\(name):\(MScenario.consumer)") }
+                guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name,
+                      known.contains(key) else { return }
+                log.heard("\(name):\(key)")
+            }
+        }
+    }
+}
+
+/// An `async` initializer of the binding's dependencies: none, one (perhaps a `Lazy` of its
+/// key, awaited), or two.
+private func asyncInitializer(label: String, deps: [String], log: MLog) -> Initializer<MNode> {
+    let split = deps.map(MVia.split)
+    switch split.count {
+    case 0:
+        return Initializer<MNode>({ () async throws -> MNode in
+            await Task.yield()
+            return MNode(label, [], log)
+        })
+    case 1 where split[0].via == .lazy:
+        return Initializer<MNode>({ (other: Lazy<MNode>) async throws -> MNode in
+            MNode(label, [try await other.value], log)
+        }, .named(split[0].key))
+    case 1:
+        return Initializer<MNode>({ (other: MNode) async throws -> MNode in
+            await Task.yield()
+            return MNode(label, [other], log)
+        }, .named(split[0].key))
+    default:
+        return Initializer<MNode>({ (first: MNode, second: MNode) async throws -> MNode in
+            await Task.yield()
+            return MNode(label, [first, second], log)
+        }, .named(split[0].key), .named(split[1].key))
+    }
+}
+
+/// What a request returned: its tree, and the nodes it holds (which the test holds when asked to).
+struct Fetched: Sendable {
+    let tree: MTree
+    let nodes: [MNode]
+
+    init(tree: MTree, nodes: [MNode]) {
+        self.tree = tree
+        self.nodes = nodes
+    }
+
+    init(node: MNode) { self.init(tree: node.tree, nodes: [node]) }
+}
+
+/// Numbers each collection a request returns (a value, with no identity of its own).
+private let collections = Atomic(0)
+
+struct LibraryRunner {
+    let scenario: MScenario
+    let log = MLog()
+    var members: [Int: Injector] = [:]
+    var templates: [Int: ChildTemplate<MNode>] = [:]
+    var held: [MNode] = []
+
+    init(scenario: MScenario) { self.scenario = scenario }
+
+    private func instances(of bindings: [MBinding]) -> [String: MNode] {
+        var made: [String: MNode] = [:]
+        for binding in bindings where binding.kind == .instance {
+            made[binding.key] = MNode(binding.label, [], log)
+        }
+        return made
+    }
+
+    /// The spec's module and, if it has overrides, their module.
+    private func modules(_ spec: Int) -> (modules: [any Module], overrides: [any Module]) {
+        let s = scenario.specs[spec]
+        // A contextual binding an ancestor declares too is bound by the ancestor: this one
+        // replaces it, as an override.
+        var ancestor = s.parent
+        var replaces = false
+        while let index = ancestor {
+            if scenario.specs[index].contextual != nil { replaces = true }
+            ancestor = scenario.specs[index].parent
+        }
+        let contextual = s.contextual.map { [$0] } ?? []
+        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings + s.contributions + (replaces ? [] : contextual)),
+                             known: known, contextualOverrides: replaces)
+        guard !s.overrides.isEmpty || (replaces && !contextual.isEmpty) else { return ([module], []) }
+        return ([module], [MModule(spec: s, log: log, instances: instances(of: s.overrides + (replaces ? contextual : [])), overrides: true,
+                                   contextualOverrides: replaces)])
+    }
+
+    /// Every key the scenario binds.
+    private var known: Set<String> {
+        Set(scenario.specs.flatMap { $0.bindings.map(\.key) + $0.overrides.map(\.key) } + ["r", "d"])
+    }
+
+    mutating func setUp() async -> MRawStep {
+        var step = MRawStep()
+        do {
+            let (rootModules, rootOverrides) = modules(0)
+            let root = scenario.startRoot ? try await Injector.start(modules: rootModules, overrides: rootOverrides)
+                : try Injector(modules: rootModules, overrides: rootOverrides)
+            members[0] = root
+            for (index, spec) in scenario.specs.enumerated() where spec.isTemplate {
+                let (templateModules, templateOverrides) = modules(index)
+                templates[index] = try root.childTemplate(providing: Key<MNode>(named: "p"), modules: templateModules, overrides: templateOverrides)
+            }
+        } catch {
+            step.outcomes.append(.error(error.kind))
+        }
+        finish(&step)
+        return step
+    }
+
+    /// One request through `path`.
+    static func fetch(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<Fetched, InjectionError> {
+        if name == MScenario.collection {
+            return await fetch(injector, Key<[MNode]>(), path).map { nodes in
+                Fetched(tree: MTree(label: MScenario.collection, id: -collections.add(1, ordering: .relaxed).newValue,
+                                    children: nodes.map(\.tree)), nodes: nodes)
+            }
+        }
+        if name == MScenario.jit.key {
+            return await fetch(injector, Key<JitShared>(), path).map { Fetched(node: $0.node) }
+        }
+        if name == MScenario.consumer {
+            return await fetch(injector, Key<Consumer>(), path).map { Fetched(node: $0.node) }
+        }
+        return await fetch(injector, Key<MNode>(named: name), path).map(Fetched.init(node:))
+    }
+
+    static func fetch<Value: Sendable>(_ injector: Injector, _ key: Key<Value>, _ path: MPath) async -> Result<Value, InjectionError> {
+        let name = key.name
+        do {
+            switch path {
+            case .sync: return .success(try injector.getInstance(key))
+            case .await: return .success(try await injector.instance(key))
+            case .mainActor:
+                return await MainActor.run { () -> Result<Value, InjectionError> in
+                    do throws(InjectionError) { return .success(try injector.getInstance(key)) } catch { return .failure(error) }
+                }
+            case .lazyGet: return .success(try injector.getInstance(Key<Lazy<Value>>(named: name)).get())
+            case .lazyValue: return .success(try await injector.getInstance(Key<Lazy<Value>>(named: name)).value)
+            case .factoryMake: return .success(try injector.getInstance(Key<Factory<Value>>(named: name)).make())
+            case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<Value>>(named: name)).instance())
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A request of `r` (with `depth`) or `d` (with 1 and "x", as two values or one tuple).
+    static func fetchWithArguments(_ injector: Injector, _ name: String, depth: Int, tuple: Bool, _ path: MPath) async
+        -> Result<MNode, InjectionError> {
+        let key = Key<MNode>(named: name)
+        do {
+            if name == "r" {
+                switch path {
+                case .await, .lazyValue: return .success(try await injector.instance(key, arguments: depth))
+                case .mainActor:
+                    return await MainActor.run { () -> Result<MNode, InjectionError> in
+                        do throws(InjectionError) { return .success(try injector.getInstance(key, arguments: depth)) } catch { return .failure(error) }
+                    }
+                case .factoryMake: return .success(try injector.getInstance(Key<Factory<MNode, Int>>(named: name)).make(depth))
+                case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<MNode, Int>>(named: name)).instance(depth))
+                case .sync, .lazyGet: return .success(try injector.getInstance(key, arguments: depth))
+                }
+            }
+            switch path {
+            case .await, .lazyValue:
+                return .success(tuple ? try await injector.instance(key, arguments: (1, "x")) : try await injector.instance(key, arguments: 1, "x"))
+            case .mainActor:
+                return await MainActor.run { () -> Result<MNode, InjectionError> in
+                    do throws(InjectionError) {
+                        return .success(tuple ? try injector.getInstance(key, arguments: (1, "x")) : try injector.getInstance(key, arguments: 1, "x"))
+                    } catch { return .failure(error) }
+                }
+            case .factoryMake: return .success(try injector.getInstance(Key<Factory<MNode, Int, String>>(named: name)).make(1, "x"))
+            case .factoryInstance: return .success(try await injector.getInstance(Key<Factory<MNode, Int, String>>(named: name)).instance(1, "x"))
+            case .sync, .lazyGet:
+                return .success(tuple ? try injector.getInstance(key, arguments: (1, "x")) : try injector.getInstance(key, arguments: 1, "x"))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The outcome of a request; `racing`: made while a shutdown ran, so that what it got may
+    /// have been closed after it got it.
+    private func outcome(_ result: Result<Fetched, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
+        switch result {
+        case .success(let fetched):
+            for part in fetched.nodes.flatMap(\.all) where !racing && log.isClosed(part.serial) {
+                step.violations.append("handed out \(part.label) (serial \(part.serial)), which was closed")
+            }
+            return .value(fetched.tree)
+        case .failure(let error):
+            return .error(error.kind)
+        }
+    }
+
+    mutating func perform(_ op: MOp) async -> MRawStep {
+        var step = MRawStep()
+        switch op {
+        case .request(let member, let key, let path, let hold):
+            guard let injector = members[member] else { break }
+            let result = await Self.fetch(injector, key, path)
+            if hold, case .success(let fetched) = result { held += fetched.nodes }
+            step.outcomes.append(outcome(result, &step))
+        case .concurrent(let member, let keys, let path):
+            guard let injector = members[member] else { break }
+            let results = await withTaskGroup(of: (Int, Result<Fetched, InjectionError>).self) { group in
+                for (index, key) in keys.enumerated() { group.addTask { (index, await Self.fetch(injector, key, path)) } }
+                var results: [(Int, Result<Fetched, InjectionError>)] = []
+                for await result in group { results.append(result) }
+                return results.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            for result in results { step.outcomes.append(outcome(result, &step)) }
+        case .makeChild(let parent, let spec, let id):
+            guard let parentInjector = members[parent] else { break }
+            do {
+                if scenario.specs[spec].isTemplate {
+                    let value = MNode("p", [], log)
+                    guard let template = templates[spec] else { break }
+                    members[id] = try template.child(value)
+                } else {
+                    let (childModules, childOverrides) = modules(spec)
+                    members[id] = try parentInjector.child(modules: childModules, overrides: childOverrides)
+                }
+            } catch {
+                step.outcomes.append(.error(error.kind))
+            }
+        case .drop(let member):
+            members[member] = nil
+        case .release:
+            held = []
+        case .shutDown(let member):
+            guard let injector = members[member] else { break }
+            _ = log.takeCloses()
+            do { try injector.shutDown() } catch { step.violations.append("shutDown threw \(error.kind)") }
+            step.closes = log.takeCloses()
+        case .withArguments(let member, let key, let depth, let tuple, let path):
+            guard let injector = members[member] else { break }
+            let result = await Self.fetchWithArguments(injector, key, depth: depth, tuple: tuple, path)
+            step.outcomes.append(outcome(result.map(Fetched.init(node:)), &step))
+        case .awaitShutDown(let member):
+            guard let injector = members[member] else { break }
+            _ = log.takeCloses()
+            do { try await injector.awaitShutDown() } catch { step.violations.append("awaitShutDown threw \(error.kind)") }
+            step.closes = log.takeCloses()
+        case .shutDownDuring(let member, let key, let count, let path):
+            guard let injector = members[member] else { break }
+            let results = await withTaskGroup(of: (Int, Result<Fetched, InjectionError>?).self) { group in
+                for index in 0..<count { group.addTask { (index, await Self.fetch(injector, key, path)) } }
+                group.addTask {
+                    try? injector.shutDown()
+                    return (-1, nil)
+                }
+                var results: [(Int, Result<Fetched, InjectionError>)] = []
+                for await (index, result) in group { if let result { results.append((index, result)) } }
+                return results.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            for result in results { step.outcomes.append(outcome(result, &step, racing: true)) }
+            step.closesUnknown = true
+            _ = log.takeCloses()
+        }
+        finish(&step)
+        return step
+    }
+
+    private func finish(_ step: inout MRawStep) {
+        step.builds = log.builds
+        step.events = log.events
+        step.alive = Set(log.alive().keys)
+        for serial in log.closedTwice() { step.violations.append("closed serial \(serial) more than once") }
+    }
+
+    /// Drops the whole family and everything held; returns what is still alive after a grace
+    /// period (a leak).
+    mutating func tearDown() async -> [Int: String] {
+        members = [:]
+        templates = [:]
+        held = []
+        for _ in 0..<100 {
+            if log.alive().isEmpty { return [:] }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return log.alive()
+    }
+}
