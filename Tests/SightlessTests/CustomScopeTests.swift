@@ -23,6 +23,19 @@ private struct KeepingScope: ScopeStrategy {
     }
 }
 
+/// Keeps one value per injector, built synchronously or awaited once.
+private struct AwaitedKeepingScope: ScopeStrategy {
+    func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
+        unscoped.stored(in: InstanceStorage(unscoped.key))
+    }
+    var awaitedScoping: AwaitedScoping { .keepsOne }
+}
+
+private final class AwaitedScopedThing: Injectable, Sendable {
+    init() async {}
+    static let initializer = Initializer(AwaitedScopedThing.init)
+}
+
 private final class ScopedThing: Injectable {
     static let initializer = Initializer(ScopedThing.init)
 }
@@ -134,5 +147,19 @@ struct TypeDeclaredScopeTests {
     func explicitScopeWins() throws {
         let injector = try Injector(Bindings { $0.bind(SelfDeclaredSingleton.self).in(.unscoped) })
         #expect(try injector.getInstance(SelfDeclaredSingleton.self) !== (try injector.getInstance(SelfDeclaredSingleton.self)))
+    }
+
+    @Test("a scope of one's own that keeps one value per injector keeps a value built with await, awaited once")
+    func customScopeKeepsAwaitedValue() async throws {
+        let injector = try Injector(Bindings { $0.bind(AwaitedScopedThing.self).in(Scope("awaited keeping", AwaitedKeepingScope())) })
+        let first = try await injector.instance(AwaitedScopedThing.self)
+        #expect(first === (try await injector.instance(AwaitedScopedThing.self)))
+    }
+
+    @Test("a scope of one's own that says nothing of await refuses a value built with await")
+    func customScopeRefusesAwaitedValue() {
+        #expect { _ = try Injector(Bindings { $0.bind(AwaitedScopedThing.self).in(Scope("keeping", KeepingScope())) }) } throws: {
+            ($0 as? InjectionError)?.kind == .scopeConflict
+        }
     }
 }

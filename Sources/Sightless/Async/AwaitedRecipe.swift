@@ -104,7 +104,8 @@ extension Recipe {
         // A synchronous build kept by nobody, on no actor, awaits nothing itself: a consumer's
         // section awaits its leaves and builds it there (`AwaitedLeaf`).
         var leaves: [AwaitedLeaf] = []
-        if case .synchronous = build, scope.strategy is Unscoped, linker.meaning.owner == .none, linker.meaning.isolation == nil {
+        let scoping = scope.strategy.awaitedScoping
+        if case .synchronous = build, scoping == .rebuilds, linker.meaning.owner == .none, linker.meaning.isolation == nil {
             leaves = awaited.leaves
         }
         // Synchronously, a value that awaits in place is the one awaited for the section it is
@@ -112,7 +113,7 @@ extension Recipe {
         // elsewhere once everything it awaits is stored (singletons awaited before, or at
         // start-up). A singleton is not built that way: its one build is the awaited one.
         var ready: (@Sendable () -> Bool)?
-        if case .synchronous = build, scope.strategy is Unscoped {
+        if case .synchronous = build, scoping == .rebuilds {
             ready = { awaited.areReady }
         }
         let synchronous: Plan<Value>
@@ -159,12 +160,14 @@ extension Recipe {
         // the plan itself.
         var covered: Plan<Value>?
         if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
-        switch scope.strategy {
-        case is Unscoped:
+        // The scope says what it does with a value built with `await`; a template's binding
+        // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
+        switch (scoping, linker.meaning.owner == .eachChild) {
+        case (.rebuilds, _):
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: unscoped, leafBuild: leafBuild, awaited: reason, ready: ready,
                         leaves: leaves, rethrow: rethrow, coveredPlan: covered)
-        case is Singleton:
+        case (.keepsOne, false):
             let storage = InstanceStorage(key)
             let owner = linker.owner
             let stored: Plan<Value> = { resolution in
@@ -182,12 +185,12 @@ extension Recipe {
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, ready: ready)
-        case let perChild as PerChildScope where perChild.declared.strategy is Singleton:
+        case (.keepsOne, true):
             // A child template's singleton: one storage per child, awaited like any singleton.
             // The slot's identity is the node's for as long as the node lives: the closures
             // keep the slot, or another node's could take its address.
             let scopeSlot = ScopeSlot()
-            let owner = perChild.owner
+            let owner = linker.owner
             let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
                 try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
             }
@@ -205,7 +208,7 @@ extension Recipe {
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, ready: ready)
-        default:
+        case (.unsupported, _):
             throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }
     }

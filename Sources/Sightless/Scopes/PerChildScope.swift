@@ -10,6 +10,7 @@ struct PerChildScope: ScopeStrategy {
     var sharesValues: Bool { declared.strategy.sharesValues }
     var lifetime: ScopeLifetime { declared.strategy.lifetime }
     var isEager: Bool { declared.strategy.isEager }
+    var awaitedScoping: AwaitedScoping { declared.strategy.awaitedScoping }
 
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
         let slot = ScopeSlot()

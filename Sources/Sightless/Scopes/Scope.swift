@@ -128,6 +128,32 @@ public protocol ScopeStrategy: Sendable {
     /// `true` when the injector builds the value as soon as it is built itself, reporting a
     /// failure then. `false` by default.
     var isEager: Bool { get }
+
+    /// What the scope does with a value built with `await` (an `async` initializer, closure or
+    /// provider, or what needs one): ``AwaitedScoping/unsupported`` by default, which the graph
+    /// reports as ``InjectionError/Kind/scopeConflict`` when such a value is bound in it.
+    var awaitedScoping: AwaitedScoping { get }
+}
+
+/// What a scope does with a value built with `await`: the injector awaits it for the scope, which
+/// cannot run a suspension inside its own synchronous ``Provision``.
+///
+/// ```swift
+/// struct Cached: ScopeStrategy {
+///     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
+///         unscoped.stored(in: InstanceStorage(unscoped.key))
+///     }
+///     var awaitedScoping: AwaitedScoping { .keepsOne }   // one value per injector, awaited once
+/// }
+/// ```
+public enum AwaitedScoping: Sendable, Equatable {
+    /// A new value for every request, awaited each time, as ``Scope/unscoped`` does.
+    case rebuilds
+    /// One value per injector (per child, for a template's binding), built once however many
+    /// tasks await it at the same time, as ``Scope/singleton`` does.
+    case keepsOne
+    /// The scope keeps no value built with `await`: binding one in it is an error.
+    case unsupported
 }
 
 extension ScopeStrategy {
@@ -151,6 +177,13 @@ extension ScopeStrategy {
     /// var isEager: Bool { true }   // built when the injector is
     /// ```
     public var isEager: Bool { false }
+
+    /// No value built with `await` is kept: ``AwaitedScoping/unsupported``.
+    ///
+    /// ```swift
+    /// var awaitedScoping: AwaitedScoping { .keepsOne }   // one per injector, awaited once
+    /// ```
+    public var awaitedScoping: AwaitedScoping { .unsupported }
 }
 
 /// How long a scope keeps a value it gives out, from shortest to longest.
@@ -190,11 +223,13 @@ struct Unscoped: ScopeStrategy {
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> { unscoped }
     var sharesValues: Bool { false }
     var lifetime: ScopeLifetime { .none }
+    var awaitedScoping: AwaitedScoping { .rebuilds }
 }
 
 /// Keeps one value per injector.
 struct Singleton: ScopeStrategy {
     var isEager = false
+    var awaitedScoping: AwaitedScoping { .keepsOne }
 
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
         unscoped.stored(in: InstanceStorage(unscoped.key))

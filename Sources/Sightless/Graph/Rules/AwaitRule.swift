@@ -15,7 +15,7 @@ struct AwaitRule: GraphRule {
             guard let reason = meanings[index].awaited, let recipe = graph.nodes[index].recipe else { continue }
             let vertex = graph.nodes[index]
             let strategy = recipe.scope.strategy
-            if !(strategy is Unscoped) && !(strategy is Singleton) {
+            if strategy.awaitedScoping == .unsupported {
                 problems.append(InjectionError.Problem(
                     .awaitedInScope(key: vertex.key, scope: recipe.scope.name, awaited: reason),
                     path: graph.path(to: index), location: recipe.location))
