@@ -198,6 +198,31 @@ struct FamilyLifecycleTests {
         #expect(weak.filter { $0.object != nil }.count == 0)
     }
 
+    @Test("a dropped child, plain or a template's, keeping values and children of its own, is released while its parent lives")
+    func droppedChildrenReleased() throws {
+        let root = try root(FamilyLog())
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(SyncSession.self).in(.singleton)
+        }
+        let plain = RegressionWeak<Injector>(), templateChild = RegressionWeak<Injector>()
+        let grandchild = RegressionWeak<Injector>()
+        do {
+            let child = try root.child { $0.bind(SyncSession.self).in(.singleton) }
+            _ = try child.getInstance(SyncSession.self)
+            let fromTemplate = try template.child(RequestID(1))
+            _ = try fromTemplate.getInstance(SyncSession.self)
+            let below = try fromTemplate.child { _ in }
+            _ = try below.getInstance(LateType.self)
+            plain.object = child
+            templateChild.object = fromTemplate
+            grandchild.object = below
+        }
+        #expect(plain.object == nil)
+        #expect(templateChild.object == nil)
+        #expect(grandchild.object == nil)
+        _ = try root.getInstance(FamilyPool.self)
+    }
+
     @Test("a template child's shutdown leaves its siblings and later children working")
     func siblingShutdown() throws {
         let log = FamilyLog()
