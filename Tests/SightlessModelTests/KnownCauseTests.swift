@@ -20,7 +20,7 @@ struct KnownCauseTests {
         if listed && hangs { return }
         let run = { () async -> String? in
             for _ in 0..<runs {
-                if let failure = await checkWithDeadline(scenario, seconds: 10) { return "\(failure)\n\(scenario)" }
+                if let failure = await checkWithDeadline(scenario, seconds: modelDeadline) { return "\(failure)\n\(scenario)" }
             }
             return nil
         }

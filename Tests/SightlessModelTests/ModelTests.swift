@@ -420,6 +420,12 @@ private func sorted(_ counts: [String: Int]) -> String {
 
 // MARK: - Deadline and shrinking
 
+/// How long a scenario may take before it is a hang: 120 s, or `SIGHTLESS_MODEL_DEADLINE`. Far
+/// more than a scenario needs, since a 2-core machine running the rest of the suite beside it
+/// (tests that block a thread of the cooperative pool for seconds, under a sanitizer) can hold
+/// it up for tens of seconds; a real hang never ends.
+let modelDeadline: Double = environment("SIGHTLESS_MODEL_DEADLINE").flatMap(Double.init) ?? 120
+
 /// Runs `check` under a deadline: a scenario that does not finish in time is a hang.
 func checkWithDeadline(_ scenario: MScenario, seconds: Double, coverage: Coverage? = nil) async -> ModelFailure? {
     let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<ModelFailure?, Never>) in
@@ -583,7 +589,7 @@ struct ModelTests {
             let scenario = MScenario(seed: seed)
             steps += scenario.ops.count
             if seeds.count == 1 { print("model: \(scenario)") }
-            if let failure = await checkWithDeadline(scenario, seconds: 20, coverage: coverage) {
+            if let failure = await checkWithDeadline(scenario, seconds: modelDeadline, coverage: coverage) {
                 failures.append((seed, failure))
                 if failures.count <= 3 {
                     // A hang costs its deadline per attempt: fewer attempts. A failure that does
