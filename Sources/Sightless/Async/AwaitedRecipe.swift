@@ -38,8 +38,7 @@ extension Recipe {
         return try awaitingNode(key, linker, scope, build: build, handsOutResolver: handsOutResolver)
     }
 
-    /// The node of a linked recipe that needs `await`, made in four steps: why it awaits, how
-    /// its value is awaited, how a synchronous request reads it, and how its scope keeps it.
+    /// The node of a linked recipe that needs `await`.
     @inline(never)
     private static func awaitingNode<Value>(
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
@@ -47,91 +46,36 @@ extension Recipe {
     ) throws -> AnyNode {
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies,
                                           observing: linker.observers == nil ? nil : key)
-        guard let (reason, offActor) = awaitedReason(key, build: build, awaited: awaited) else {
-            // A synchronous build that awaits nothing after all.
-            guard case .synchronous(let plan) = build else {
-                throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
-            }
-            return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)), signature: linker.dynamicSignature)
-        }
-        let builds = awaitedBuilds(key, build: build, awaited: awaited, rethrow: linker.rethrow,
-                                   reentry: linker.meaning.reentry, handsOutResolver: handsOutResolver)
-        let scoping = scope.strategy.awaitedScoping
-        // A synchronous build kept by nobody, on no actor, awaits nothing itself: a consumer's
-        // section awaits its leaves and builds it there (`AwaitedLeaf`).
-        var leaves: [AwaitedLeaf] = []
-        if case .synchronous = build, scoping == .rebuilds, linker.meaning.owner == .none, linker.meaning.isolation == nil {
-            leaves = awaited.leaves
-        }
-        // Synchronously, a value that awaits in place is the one awaited for the section it is
-        // read in; a node built in a section (its leaves awaited for it) is built there, and
-        // elsewhere once everything it awaits is stored (singletons awaited before, or at
-        // start-up). A singleton is not built that way: its one build is the awaited one.
-        var ready: (@Sendable () -> Bool)?
-        if case .synchronous = build, scoping == .rebuilds {
-            ready = { awaited.areReady }
-        }
-        let notNow: @Sendable () -> InjectionError = {
-            if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
-            return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
-        }
-        let synchronous = synchronousPlan(key, build: build, awaited: awaited, inSection: !leaves.isEmpty,
-                                          ready: ready != nil, notNow: notNow)
-        // Built in a consumer's section from its leaves: a consumer that checks them first runs
-        // the plan itself.
-        var covered: Plan<Value>?
-        if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
-        // The scope says what it does with a value built with `await`; a template's binding
-        // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
-        switch (scoping, linker.meaning.owner == .eachChild) {
-        case (.rebuilds, _):
-            return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: builds.value, leafBuild: builds.leafBuild, awaited: reason, ready: ready,
-                        leaves: leaves, rethrow: linker.rethrow, coveredPlan: covered)
-        case (.keepsOne, false):
-            return keptNode(key, linker, synchronous: synchronous, recorded: builds.recorded, reason: reason, ready: ready)
-        case (.keepsOne, true):
-            return perChildNode(key, linker, synchronous: synchronous, recorded: builds.recorded, reason: reason, ready: ready)
-        case (.unsupported, _):
-            throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
-        }
-    }
-
-    /// Why a node awaits: its own build, or the first dependency it awaits; and, when every such
-    /// dependency is a value isolated to an actor that needs nothing else, that actor, so that a
-    /// synchronous request off it is told so (`offActor`), not to await an `async` build. `nil`
-    /// for a synchronous build that awaits no dependency.
-    private static func awaitedReason<Value>(
-        _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies
-    ) -> (reason: AnyKey, offActor: ActorIsolation?)? {
-        switch build {
-        case .synchronous:
-            guard let first = awaited.nodes.first else { return nil }
-            let isolated = awaited.nodes.allSatisfy { $0.isolation != nil && $0.awaited == $0.key }
-            return (first.awaited ?? first.key, isolated ? first.isolation : nil)
-        case .awaited:
-            return (key, nil)
-        }
-    }
-
-    /// How a node's value is awaited: the value itself (`value`), the same build recorded in the
-    /// task's chain for a scope that keeps it (`recorded`), and the build as a consumer's
-    /// section awaits it (`leafBuild`). One closure per kind of build, chosen here: the plan
-    /// does not look at the kind again.
-    private static func awaitedBuilds<Value>(
-        _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies,
-        rethrow: @escaping @Sendable (any Error) -> InjectionError, reentry: Meaning.Reentry, handsOutResolver: Bool
-    ) -> AwaitedBuilds<Value> {
+        let reason: AnyKey
+        // When the one reason is a value isolated to an actor that needs nothing else, a
+        // synchronous request off that actor is told so (`offActor`), not to await an `async` build.
+        var isolatedReason: ActorIsolation?
         switch build {
         case .synchronous(let plan):
-            let buildValue: AsyncPlan<Value> = { request in
+            guard let first = awaited.nodes.first else {
+                return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)),
+                                   signature: linker.dynamicSignature)
+            }
+            reason = first.awaited ?? first.key
+            if awaited.nodes.allSatisfy({ $0.isolation != nil && $0.awaited == $0.key }) { isolatedReason = first.isolation }
+        case .awaited:
+            reason = key
+        }
+        let rethrow = linker.rethrow
+        let offActor = isolatedReason
+        let reentry = linker.meaning.reentry
+        // One closure per kind of build, chosen here: the plan does not look at the kind again.
+        let buildValue: AsyncPlan<Value>
+        let recorded: AsyncPlan<Value>
+        // The same build, as a consumer's section awaits it (`AnyNode.leafBuild`).
+        var leafBuild: LeafBuild?
+        switch build {
+        case .synchronous(let plan):
+            buildValue = { request in
                 let prefetched = try await awaited.values(request, rethrow: rethrow)
                 return try AsyncSection(request: request, prefetched: prefetched).run { resolution in try plan(&resolution) }
             }
-            return AwaitedBuilds(
-                value: buildValue,
-                recorded: { request in try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) } },
-                leafBuild: nil)
+            recorded = { request in try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) } }
         case .awaited(let plan):
             // Recorded in the task's chain only where it can be asked for again (`AwaitedStep`).
             let own = AwaitedStep(plan: plan, handsOutResolver: handsOutResolver) { body in
@@ -143,114 +87,130 @@ extension Recipe {
                 let prefetched = awaited.isEmpty ? nil : try await awaited.values(request, rethrow: rethrow)
                 return try await own.value(in: AsyncSection(request: request, prefetched: prefetched))
             }
-            return AwaitedBuilds(
-                value: { request in try Prefetched.cast(try await awaitBuild(request), key, as: Value.self) },
-                // A kept value's build is recorded whatever it holds: another request of the
-                // key, from anything its dependencies were handed, awaits that build.
-                recorded: { request in
-                    try await AwaitedReentry.enter(key, reentry) {
-                        let prefetched = try await awaited.values(request, rethrow: rethrow)
-                        let section = AsyncSection(request: request, prefetched: prefetched)
-                        let step = try section.run { resolution in try plan(&resolution) }
-                        return try Prefetched.cast(try await step.awaited(in: section), key, as: Value.self)
-                    }
-                },
-                leafBuild: awaited.isEmpty ? .inPlace(own) : .plan { request in try await awaitBuild(request) })
+            buildValue = { request in try Prefetched.cast(try await awaitBuild(request), key, as: Value.self) }
+            leafBuild = awaited.isEmpty ? .inPlace(own) : .plan { request in try await awaitBuild(request) }
+            // A kept value's build is recorded whatever it holds: another request of the key,
+            // from anything its dependencies were handed, awaits that build.
+            recorded = { request in
+                try await AwaitedReentry.enter(key, reentry) {
+                    let prefetched = try await awaited.values(request, rethrow: rethrow)
+                    let section = AsyncSection(request: request, prefetched: prefetched)
+                    let step = try section.run { resolution in try plan(&resolution) }
+                    return try Prefetched.cast(try await step.awaited(in: section), key, as: Value.self)
+                }
+            }
         }
-    }
-
-    /// How a synchronous request reads a node that needs `await`: in a consumer's section
-    /// (`inSection`), or once what it awaits is stored (`ready`), it runs the plan; otherwise it
-    /// takes the value awaited for it in the section, or throws `notNow`.
-    private static func synchronousPlan<Value>(
-        _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies, inSection: Bool, ready: Bool,
-        notNow: @escaping @Sendable () -> InjectionError
-    ) -> Plan<Value> {
+        let unscoped = buildValue
+        // A synchronous build kept by nobody, on no actor, awaits nothing itself: a consumer's
+        // section awaits its leaves and builds it there (`AwaitedLeaf`).
+        var leaves: [AwaitedLeaf] = []
+        let scoping = scope.strategy.awaitedScoping
+        if case .synchronous = build, scoping == .rebuilds, linker.meaning.owner == .none, linker.meaning.isolation == nil {
+            leaves = awaited.leaves
+        }
+        // Synchronously, a value that awaits in place is the one awaited for the section it is
+        // read in; a node built in a section (its leaves awaited for it) is built there, and
+        // elsewhere once everything it awaits is stored (singletons awaited before, or at
+        // start-up). A singleton is not built that way: its one build is the awaited one.
+        var ready: (@Sendable () -> Bool)?
+        if case .synchronous = build, scoping == .rebuilds {
+            ready = { awaited.areReady }
+        }
+        let synchronous: Plan<Value>
+        let notNow: @Sendable () -> InjectionError = {
+            if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
+            return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
+        }
         // Most often one singleton is all that must be stored: its storage is read in place.
         let onlyStorage = awaited.onlyStorage
         switch build {
-        case .synchronous(let plan) where inSection:
+        case .synchronous(let plan) where !leaves.isEmpty:
             if let onlyStorage {
-                return { resolution in
+                synchronous = { resolution in
                     if onlyStorage.isFilled || resolution.prefetchedReference != nil { return try plan(&resolution) }
                     throw notNow()
                 }
+                break
             }
-            return { resolution in
+            synchronous = { resolution in
                 if resolution.prefetchedReference != nil || awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
-        case .synchronous(let plan) where ready:
+        case .synchronous(let plan) where ready != nil:
             if let onlyStorage {
-                return { resolution in
+                synchronous = { resolution in
                     if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                     if onlyStorage.isFilled { return try plan(&resolution) }
                     throw notNow()
                 }
+                break
             }
-            return { resolution in
+            synchronous = { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 if awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
         default:
-            return { resolution in
+            synchronous = { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 throw notNow()
             }
         }
-    }
-
-    /// A node kept once per injector, awaited once: its storage read synchronously once filled.
-    private static func keptNode<Value>(
-        _ key: AnyKey, _ linker: any Linking & LinkingNode, synchronous: @escaping Plan<Value>,
-        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
-    ) -> AnyNode {
-        let storage = InstanceStorage(key)
-        let owner = linker.owner
-        let stored: Plan<Value> = { resolution in
-            if let value = storage.existing(as: Value.self) { return value }
-            return try synchronous(&resolution)
-        }
-        let build: AsyncPlan<Value> = { request in
-            // Awaiting the build this task is running would await for ever.
-            try AwaitedReentry.check(key, through: .singleton)
-            // Built for the injector that owns the binding, as a synchronous singleton is.
-            let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
-            return try await storage.awaitInstance(request.injector.builds) {
-                Transfer(try await recorded(dependency))
+        // Built in a consumer's section from its leaves: a consumer that checks them first runs
+        // the plan itself.
+        var covered: Plan<Value>?
+        if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
+        // The scope says what it does with a value built with `await`; a template's binding
+        // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
+        switch (scoping, linker.meaning.owner == .eachChild) {
+        case (.rebuilds, _):
+            return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
+                        asyncPlan: unscoped, leafBuild: leafBuild, awaited: reason, ready: ready,
+                        leaves: leaves, rethrow: rethrow, coveredPlan: covered)
+        case (.keepsOne, false):
+            let storage = InstanceStorage(key)
+            let owner = linker.owner
+            let stored: Plan<Value> = { resolution in
+                if let value = storage.existing(as: Value.self) { return value }
+                return try synchronous(&resolution)
             }
-        }
-        return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
-                    asyncPlan: build, awaited: reason, ready: ready)
-    }
-
-    /// A template's node kept once per child, awaited once in each: one storage per child.
-    private static func perChildNode<Value>(
-        _ key: AnyKey, _ linker: any Linking & LinkingNode, synchronous: @escaping Plan<Value>,
-        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
-    ) -> AnyNode {
-        // The slot's identity is the node's for as long as the node lives: the closures keep the
-        // slot, or another node's could take its address.
-        let scopeSlot = ScopeSlot()
-        let owner = linker.owner
-        let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
-            try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
-        }
-        let stored: Plan<Value> = { resolution in
-            if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
-            return try synchronous(&resolution)
-        }
-        let build: AsyncPlan<Value> = { request in
-            try AwaitedReentry.check(key, through: .singleton)
-            let child = try request.injector.templateChild(of: owner, building: key)
-            let dependency = request.withoutArguments.kept(by: child, weakly: true)
-            return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key).awaitInstance(request.injector.builds) {
-                Transfer(try await recorded(dependency))
+            let build: AsyncPlan<Value> = { request in
+                // Awaiting the build this task is running would await for ever.
+                try AwaitedReentry.check(key, through: .singleton)
+                // Built for the injector that owns the binding, as a synchronous singleton is.
+                let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
+                return try await storage.awaitInstance(request.injector.builds) {
+                    Transfer(try await recorded(dependency))
+                }
             }
+            return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
+                        asyncPlan: build, awaited: reason, ready: ready)
+        case (.keepsOne, true):
+            // A child template's singleton: one storage per child, awaited like any singleton.
+            // The slot's identity is the node's for as long as the node lives: the closures
+            // keep the slot, or another node's could take its address.
+            let scopeSlot = ScopeSlot()
+            let owner = linker.owner
+            let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
+                try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
+            }
+            let stored: Plan<Value> = { resolution in
+                if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
+                return try synchronous(&resolution)
+            }
+            let build: AsyncPlan<Value> = { request in
+                try AwaitedReentry.check(key, through: .singleton)
+                let child = try request.injector.templateChild(of: owner, building: key)
+                let dependency = request.withoutArguments.kept(by: child, weakly: true)
+                return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key).awaitInstance(request.injector.builds) {
+                    Transfer(try await recorded(dependency))
+                }
+            }
+            return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
+                        asyncPlan: build, awaited: reason, ready: ready)
+        case (.unsupported, _):
+            throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }
-        return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
-                    asyncPlan: build, awaited: reason, ready: ready)
     }
 
     /// A closure binding that awaits.
@@ -301,12 +261,4 @@ extension Recipe {
             }
         })
     }
-}
-
-/// How a node that needs `await` builds its value: the value itself, the build recorded in the
-/// task's chain for a scope that keeps it, and the build as a consumer's section awaits it.
-private struct AwaitedBuilds<Value> {
-    let value: AsyncPlan<Value>
-    let recorded: AsyncPlan<Value>
-    let leafBuild: LeafBuild?
 }
