@@ -490,6 +490,14 @@ struct AwaitedDependencies: Sendable {
             }
             for (index, outcome) in outcomes.all.enumerated() where outcome != nil { results[index] = outcome }
         }
+        return try Self.prefetched(leaves, results, rethrow: rethrow)
+    }
+
+    /// The values awaited for `leaves`, in order, or every failure among them together.
+    @inline(__always)
+    private static func prefetched(
+        _ leaves: [AwaitedLeaf], _ results: [Result<Transfer<Any>, any Error>?], rethrow: @Sendable (any Error) -> InjectionError
+    ) throws -> Prefetched {
         let values = Prefetched.make(capacity: leaves.count)
         var problems: [InjectionError.Problem] = []
         for (leaf, result) in zip(leaves, results) {
@@ -534,17 +542,7 @@ struct AwaitedDependencies: Sendable {
                 outcomes.set(index, await Self.observedOutcome(of: leaves[index], dependency, path: path))
             }
         }
-        let values = Prefetched.make(capacity: leaves.count)
-        var problems: [InjectionError.Problem] = []
-        for (leaf, result) in zip(leaves, outcomes.all) {
-            switch result {
-            case .success(let value)?: values.append(Prefetched.Entry(leaf.node.key, value.value))
-            case .failure(let error)?: problems += leaf.failure(error, rethrow).problems
-            case nil: break
-            }
-        }
-        if let error = InjectionError(problems: problems) { throw error }
-        return values
+        return try Self.prefetched(leaves, outcomes.all, rethrow: rethrow)
     }
 
     /// Awaits one leaf's value with `path` and the keys between the section's node and it as the
