@@ -12,13 +12,10 @@ extension Injector {
     /// ``InjectionError/Kind/closeFailed``. A second shutdown, of either form, does nothing.
     nonisolated(nonsending)
     public func awaitShutDown() async throws(InjectionError) {
-        guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        // A template's child that kept nothing and made no child has nothing to close.
-        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle(closingLate: false) else { return }
-        if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
+        guard let values = beginShutdown() else { return }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
-        for closing in lifecycle.close(in: builds) {
+        for closing in values {
             // One object may be kept twice (a singleton, and a singleton alias of it): close it once.
             guard closed.insert(ObjectIdentifier(closing.value)).inserted else { continue }
             do {

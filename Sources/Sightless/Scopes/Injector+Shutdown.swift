@@ -24,13 +24,10 @@ extension Injector {
     /// stop using the injector's values (a server stops taking requests and lets those in
     /// flight end) before shutting it down.
     public func shutDown() throws(InjectionError) {
-        guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        // A template's child that kept nothing and made no child has nothing to close.
-        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle(closingLate: false) else { return }
-        if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
+        guard let values = beginShutdown() else { return }
         var problems: [InjectionError.Problem] = []
         var closed: Set<ObjectIdentifier> = []
-        for closing in lifecycle.close(in: builds) {
+        for closing in values {
             // One object may be kept twice (a singleton, and a singleton alias of it): close it once.
             guard closed.insert(ObjectIdentifier(closing.value)).inserted, let closable = closing.value as? any Closable
             else { continue }
@@ -41,6 +38,16 @@ extension Injector {
             }
         }
         if let error = InjectionError(problems: problems) { throw error }
+    }
+
+    /// Marks the injector shut down and returns the values to close, the family's below it
+    /// first (`InjectorLifecycle.close`); `nil` when it was shut down before, or when it is a
+    /// template's child that kept nothing and made no child.
+    func beginShutdown() -> [ClosingValue]? {
+        guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return nil }
+        guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle(closingLate: false) else { return nil }
+        if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
+        return lifecycle.close(in: builds)
     }
 
     /// The problem of a value whose `close()` threw.
