@@ -9,7 +9,9 @@ let package = Package(
         .executable(name: "SightlessSample", targets: ["SightlessSample"]),
     ],
     targets: [
-        .target(name: "Sightless"),
+        .target(name: "Sightless", dependencies: ["CSightlessStack"]),
+        // What the stack guard needs of the C library that its Swift module does not export.
+        .target(name: "CSightlessStack"),
         .executableTarget(name: "SightlessSample", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessTests", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessSampleTests", dependencies: ["SightlessSample"]),

@@ -16,6 +16,24 @@ import Darwin
 
 // MARK: - References held without reference counting
 
+extension Unmanaged {
+    /// Runs `body` with the object, retaining nothing: the reference is read where it lies in
+    /// memory, which borrows it, where `takeUnretainedValue()` would retain it and release it
+    /// after `body` (some 40 instructions a read).
+    ///
+    /// Invariant: an `Unmanaged<Instance>` is the bits of one reference to the object (its one
+    /// stored property is an `unowned(unsafe)` reference), so its memory holds what an
+    /// `Instance` variable would, and is read as one only for the duration of `body`; whoever
+    /// made the `Unmanaged` keeps the object alive by a strong reference of its own until `body`
+    /// returns (see `UnownedReference`, `GraphNodes`, `BorrowedInjector`).
+    @inlinable @inline(__always)
+    func borrowing<Result>(_ body: (Instance) throws -> Result) rethrows -> Result {
+        try withUnsafePointer(to: self) { unmanaged in
+            try unmanaged.withMemoryRebound(to: Instance.self, capacity: 1) { object in try body(object.pointee) }
+        }
+    }
+}
+
 /// A reference that does not keep its object alive: reading it costs no retain or release.
 ///
 /// Invariant: whoever makes one keeps the object alive by a strong reference of its own for as
@@ -46,13 +64,13 @@ struct UnownedReference<Object: AnyObject> {
     /// Runs `body` with the object, retaining nothing.
     @inlinable @inline(__always)
     func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        try unmanaged._withUnsafeGuaranteedRef { try body($0) }
+        try unmanaged.borrowing(body)
     }
 
     /// Runs `body` with the object, retaining nothing; for a body that cannot throw.
     @inlinable @inline(__always)
     func reading<Result>(_ body: (Object) -> Result) -> Result {
-        unmanaged._withUnsafeGuaranteedRef { body($0) }
+        unmanaged.borrowing(body)
     }
 
     /// A reference that keeps its object alive until `release()`: for an owner that cannot hold
@@ -101,7 +119,7 @@ struct GraphNodes: Sendable {
     /// Runs `body` with the table, retaining nothing.
     @inlinable @inline(__always)
     func reading<Result>(_ body: (NodeTable) -> Result) -> Result {
-        unmanaged._withUnsafeGuaranteedRef { body($0) }
+        unmanaged.borrowing(body)
     }
 }
 
@@ -119,7 +137,7 @@ struct BorrowedInjector {
     /// Runs `body` with the injector, retaining nothing (the request's caller keeps it alive).
     @inlinable @inline(__always)
     func reading<Result>(_ body: (Injector) -> Result) -> Result {
-        Unmanaged.passUnretained(injector)._withUnsafeGuaranteedRef(body)
+        Unmanaged.passUnretained(injector).borrowing(body)
     }
 }
 
@@ -250,9 +268,7 @@ extension PlanCursor {
         _ reference: UnownedReference<AnyPlanBox>, as type: Value.Type,
         _ body: (PlanBox<Value>) throws -> Result
     ) throws -> Result {
-        try reference.unmanaged._withUnsafeGuaranteedRef { box in
-            try body(unsafeDowncast(box, to: PlanBox<Value>.self))
-        }
+        try reference.unmanaged.borrowing { box in try body(unsafeDowncast(box, to: PlanBox<Value>.self)) }
     }
 }
 
@@ -268,62 +284,13 @@ func isExistential(_ type: Any.Type) -> Bool {
     return kind == 0x303 || kind == 0x307
 }
 
-/// Whether values of the concrete `type` are values of `Existential`, a protocol type such as
-/// `any Api` (or a composition): Swift checks conformance to a protocol on a value, but a
-/// metatype is a value too, and casting `type` to the existential metatype `any Api.Type` checks
-/// the conformance without building anything. `nil` when that metatype cannot be had.
-///
-/// Invariant: `swift_getExistentialMetatypeMetadata`, exported by the Swift runtime on every
-/// platform (compiled code calls it to make `any P.Type`), takes the metadata of an existential
-/// type and returns the metadata of its existential metatype; it is called only for a type that
-/// `isExistential` says is one, and a metatype is the address of its metadata.
-func existential<Existential>(_ existential: Existential.Type, accepts type: Any.Type) -> Bool? {
-    guard isExistential(Existential.self), let metatypeOf = ExistentialMetatype.lookUp else { return nil }
-    let metadata = metatypeOf(unsafeBitCast(Existential.self as Any.Type, to: UnsafeRawPointer.self))
-    let metatype = unsafeBitCast(metadata, to: Any.Type.self)
-    func cast<Metatype>(to target: Metatype.Type) -> Bool { (type as Any) is Metatype }
-    return _openExistential(metatype, do: cast)
-}
-
-private enum ExistentialMetatype {
-    typealias Function = @convention(c) (UnsafeRawPointer) -> UnsafeRawPointer
-    static let lookUp: Function? =
-        runtimeSymbol("swift_getExistentialMetatypeMetadata").map { unsafeBitCast($0, to: Function.self) }
-}
-
-/// The address of the symbol `name` in any image of the process (`RTLD_DEFAULT`): how the
-/// functions the Swift runtime exports but the standard library does not declare are found.
-private func runtimeSymbol(_ name: String) -> UnsafeMutableRawPointer? {
-    #if canImport(Darwin)
-    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
-    #else
-    let everywhere: UnsafeMutableRawPointer? = nil             // RTLD_DEFAULT
-    #endif
-    return dlsym(everywhere, name)
-}
-
-// MARK: - C functions looked up at run time
-
-extension StackGuard {
-    #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
-    typealias GetContext = @convention(c) (UnsafeMutablePointer<ucontext_t>) -> Int32
-    /// `getcontext` saves the registers, the stack pointer among them. The C module does not
-    /// export it; the C library has it.
-    ///
-    /// Invariant: the symbol of that name in the C library has that C signature.
-    static let getContext: GetContext? =
-        dlsym(nil, "getcontext").map { unsafeBitCast($0, to: GetContext.self) }
-    #endif
-
-    #if canImport(Glibc) || canImport(Musl)
-    typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-    /// `pthread_getattr_np` is the one way to read a running thread's stack bounds, but the C
-    /// module does not export it (it needs _GNU_SOURCE); the C library itself has it.
-    ///
-    /// Invariant: the symbol of that name in the C library has that C signature.
-    static let threadAttributes: GetAttributes? =
-        dlsym(nil, "pthread_getattr_np").map { unsafeBitCast($0, to: GetAttributes.self) }
-    #endif
+/// Whether values of `Value` may be moved by copying their bytes, as far as public Swift tells:
+/// a class reference may. Nearly every Swift type may, but only the runtime knows which (a
+/// `BitwiseCopyable` cast succeeds for every type), so any other type is taken not to be, and
+/// the code that asks keeps it where it never moves by bytes.
+@inlinable @inline(__always)
+func isMovableByBytes<Value>(_ type: Value.Type) -> Bool {
+    Value.self is AnyObject.Type
 }
 
 // MARK: - Sendable conformances the compiler cannot prove
@@ -682,14 +649,16 @@ extension Prefetched {
     /// Invariant: an `Any` is three words of buffer followed by the metadata of the type of what
     /// it holds; a value of that type lies at the start of the buffer when its size is at most
     /// three words, its alignment at most a word's and it is bitwise takable (the runtime's rule
-    /// for keeping it inline; anything else is boxed, and the buffer holds the box). The stored
-    /// metadata is compared with `Value`'s, so a subclass instance, the concrete value of an
-    /// existential `Value` or a boxed value is never read as `Value`.
+    /// for keeping it inline; anything else is boxed, and the buffer holds the box): a class
+    /// reference is, and public Swift tells no other type's (`isMovableByBytes`), so any other
+    /// type takes the cast. The stored metadata is compared with `Value`'s, so a subclass
+    /// instance, the concrete value of an existential `Value` or a boxed value is never read as
+    /// `Value`.
     @inlinable @inline(__always)
     static func holdsInPlace<Value>(_ value: Any, exactly type: Value.Type) -> Bool {
         let word = MemoryLayout<Int>.size
         guard MemoryLayout<Value>.size <= 3 * word, MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment,
-              _isBitwiseTakable(Value.self) else { return false }
+              isMovableByBytes(Value.self) else { return false }
         let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
         // `as Any` keeps the existential closed: passed as it is, it would be opened, and the
         // bytes would be those of the value it holds.
@@ -710,78 +679,19 @@ extension Prefetched {
 /// Invariant: `slots` is read and written only under `lock`.
 extension Outcomes: @unchecked Sendable {}
 
-// MARK: - The task's chain of awaited builds
-
-/// The Swift runtime's binding of a task-local value, which `TaskLocal.withValue` makes around
-/// its body, there through an unspecialized generic call and two async frames of its own (about
-/// 1,100 instructions an awaited request, `AwaitedReentry`); bound in place, it costs two calls.
-/// The runtime exports both functions; the standard library declares them only internally, so
-/// they are found by name.
-///
-/// Invariant: `swift_task_localValuePush` has the signature `void (const HeapObject *key,
-/// OpaqueValue *value, const Metadata *valueType)`, the Swift calling convention, which for three
-/// pointers passes them in the registers the C one does; `key` is the `TaskLocal` object's
-/// address, and it takes the value at `value` (its one reference, `passRetained`), whose type is
-/// that `TaskLocal`'s `Value`, `Link?`, a single reference in memory. `swift_task_localValuePop`
-/// takes nothing. Every `bind` that returns `true` is undone by one `unbind` in the same task,
-/// last bound first, before the function that bound returns or throws (a `defer` right after
-/// it), and no child task started between the two outlives them (an `async let` or a task group
-/// is awaited before its scope ends), as `withValue` requires of its body. When either symbol is
-/// missing, `bind` binds nothing and returns `false`: the caller uses `withValue`.
-private enum TaskLocalBinding {
-    typealias Push = @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
-    typealias Pop = @convention(c) () -> Void
-    static let functions: (push: Push, pop: Pop)? = {
-        guard let push = runtimeSymbol("swift_task_localValuePush"),
-              let pop = runtimeSymbol("swift_task_localValuePop") else { return nil }
-        return (unsafeBitCast(push, to: Push.self), unsafeBitCast(pop, to: Pop.self))
-    }()
-}
-
-extension AwaitedReentry {
-    /// Makes `link` the innermost link of the task's chain until `unbind()`; `false` when the
-    /// runtime cannot be asked (see `TaskLocalBinding`).
-    @inline(__always)
-    static func bind(_ link: Link) -> Bool {
-        guard let functions = TaskLocalBinding.functions else { return false }
-        var value = Unmanaged.passRetained(link).toOpaque()
-        withUnsafeMutablePointer(to: &value) { value in
-            functions.push(UnsafeRawPointer(Unmanaged.passUnretained($active).toOpaque()), UnsafeMutableRawPointer(value),
-                           unsafeBitCast(Link?.self as Any.Type, to: UnsafeRawPointer.self))
-        }
-        return true
-    }
-
-    /// Ends the innermost `bind(_:)` of this task.
-    @inline(__always)
-    static func unbind() {
-        TaskLocalBinding.functions?.pop()
-    }
-}
-
 // MARK: - Where the caller runs
 
-/// The Swift runtime's own test of whether the calling code runs on an executor: the one
-/// `MainActor.assumeIsolated` makes, there with a trap on failure, here with flags 0, which ask
-/// for an answer instead. The runtime exports it (`assumeIsolated`, emitted into its clients,
-/// calls it), but the standard library declares it only internally, so it is found by name.
+/// Runs `body`, isolated to the main actor, here and now.
 ///
-/// Invariant: the function has the C signature `bool (SerialExecutorRef, uint64_t)`, where
-/// `SerialExecutorRef` is the two words of an `UnownedSerialExecutor` (an identity and an
-/// implementation word), passed in two registers, as two pointer-sized arguments are. When the
-/// symbol is missing (an older runtime), the check has no answer (see `ActorIsolation.isCurrent`).
-private typealias ExecutorCheck = @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
-
-private let executorCheck: ExecutorCheck? =
-    runtimeSymbol("swift_task_isCurrentExecutorWithFlags").map { unsafeBitCast($0, to: ExecutorCheck.self) }
-
-/// Whether the calling code runs isolated to `executor`'s actor, as the runtime knows it; `nil`
-/// when this runtime cannot be asked.
-func isCurrentExecutor(_ executor: UnownedSerialExecutor) -> Bool? {
-    guard let executorCheck else { return nil }
-    guard MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(UnsafeRawPointer?, UInt)>.size else { return nil }
-    let (identity, implementation) = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)
-    return executorCheck(identity, implementation, 0)
+/// Invariant: the caller found `ActorIsolation.mainActor.isCurrent`: the code runs on the main
+/// dispatch queue, the main actor's executor, or on a queue that targets it and so runs one block
+/// at a time with it. `MainActor.assumeIsolated` would ask the runtime again, and trap where its
+/// answer differs (a queue that targets the main queue); this runs the closure as it does once
+/// it has its answer.
+func runOnMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> Result {
+    try withoutActuallyEscaping(body) { body in
+        try unsafeBitCast(body, to: (() throws -> Result).self)()
+    }
 }
 
 /// A key path to a property of a ``MainActorInjectable`` type, which Swift does not let be

@@ -39,10 +39,9 @@ enum AwaitedReentry {
     /// that a runaway recursion stops in well under a second.
     static let deepest = 10_000
 
-    // The chain's links are bound in place (`bind(_:)`, `unbind()`), where the caller runs, as
-    // every function here does (`nonisolated(nonsending)`). Without them,
-    // `_unsafeInheritExecutor_withValue` also runs the body where its caller runs, where
-    // `withValue` would leave for the generic executor and come back.
+    // Every function here runs where its caller runs (`nonisolated(nonsending)`), and so does
+    // the binding of a link: `withValue` is handed the caller's isolation (`#isolation`), so that
+    // it neither leaves for the generic executor nor comes back.
     @TaskLocal static var active: Link?
 
     /// The storage whose awaited build this task runs, innermost, if any
@@ -82,13 +81,10 @@ enum AwaitedReentry {
         return try await bound(link) { try await request.injector.awaitPlan(plan, request) }
     }
 
-    /// Runs `body` with `link` as the task's innermost link: bound in place (`bind(_:)`), or by
-    /// `_unsafeInheritExecutor_withValue` when the runtime cannot be asked.
+    /// Runs `body` with `link` as the task's innermost link, where the caller runs.
     @inline(__always) nonisolated(nonsending)
     private static func bound<Value>(_ link: Link, _ body: () async throws -> Value) async throws -> Value {
-        guard bind(link) else { return try await $active._unsafeInheritExecutor_withValue(link) { try await body() } }
-        defer { unbind() }
-        return try await body()
+        try await $active.withValue(link, operation: body, isolation: #isolation)
     }
 
     /// Throws when `key` is being built in this task or one that started it.

@@ -61,11 +61,14 @@ protocol DeferredDependency {
     static func deferredPlan(for dependency: Dependency) -> Any
 }
 
-/// Whether every value of the concrete type `type` is a value of `Value`: a subclass, a
-/// conformer of a protocol type, the wrapped type of an optional.
+/// Whether every value of the concrete type `type` is a value of `Value`: a subclass, the
+/// wrapped type of an optional. For a protocol type (`any Api`, a composition) the answer is
+/// yes: Swift checks a conformance on a value, or on a metatype cast to the protocol's own
+/// existential metatype (`any Api.Type`), which generic code cannot name; such a value is
+/// checked when it is built.
 func valuesOf<Value>(_ type: Any.Type, areValuesOf target: Value.Type) -> Bool {
     if type is Value.Type { return true }
-    if isExistential(Value.self) { return existential(Value.self, accepts: type) ?? true }
+    if isExistential(Value.self) { return true }
     if let optional = Value.self as? any OptionalDependency.Type { return optional.wraps(type) }
     return false
 }

@@ -63,7 +63,7 @@ final class ProvidedLayout {
         @inlinable
         func add<Value>(_ type: Value.Type) -> Int {
             append(ObjectIdentifier(Value.self), size: MemoryLayout<Value>.size,
-                   alignment: MemoryLayout<Value>.alignment, movableByBytes: _isBitwiseTakable(Value.self),
+                   alignment: MemoryLayout<Value>.alignment, movableByBytes: isMovableByBytes(Value.self),
                    isReference: Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size)
         }
 

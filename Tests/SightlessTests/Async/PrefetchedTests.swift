@@ -49,11 +49,15 @@ struct PrefetchedTests {
         #expect(Prefetched.readInPlace(square as Any, as: Square.self) === square)
     }
 
-    @Test("a struct of three words is read in place")
-    func smallStructInPlace() {
+    // Public Swift cannot tell whether a struct is moved by copying its bytes, which a value
+    // kept in an existential's own buffer must be: a struct takes the cast.
+    @Test("a struct of three words is cast, not read in place")
+    func smallStructIsCast() throws {
         let small = Small(name: "a name longer than fifteen bytes", count: 3)
-        #expect(Prefetched.holdsInPlace(small as Any, exactly: Small.self))
-        #expect(Prefetched.readInPlace(small as Any, as: Small.self) == small)
+        #expect(!Prefetched.holdsInPlace(small as Any, exactly: Small.self))
+        let key = Key<Small>().erased
+        let prefetched = Prefetched.make([Prefetched.Entry(key, small)])
+        #expect(try typed(prefetched, key, as: Small.self) == small)
     }
 
     @Test("a subclass instance is not read in place as its superclass, and is cast")

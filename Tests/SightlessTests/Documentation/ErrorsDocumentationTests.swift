@@ -212,7 +212,8 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let injector = try Injector(modules: [])
         return caught { _ = try injector.getInstance(Detail.self, arguments: 42) }
     case .typeMismatch:
-        return caught { _ = try Injector(Bindings { $0.bind((any Api).self, fileID: "App/AppModule.swift", line: 5).to(Garage.self) }) }
+        let injector = try Injector(Bindings { $0.bind((any Api).self, fileID: "App/AppModule.swift", line: 5).to(Garage.self) })
+        return caught { _ = try injector.getInstance((any Api).self) }
     case .initializerFailed:
         let injector = try Injector(Bindings {
             $0.bind(Key<String>(named: "databasePath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/tmp/app.db")

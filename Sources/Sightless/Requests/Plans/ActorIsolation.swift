@@ -1,6 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#endif
+import Dispatch
 
 /// The actor a node's value is isolated to: its initializer, properties and
 /// `awakeFromInjection()` run there, and nowhere else.
@@ -17,18 +15,23 @@ struct ActorIsolation: Hashable, Sendable, CustomStringConvertible {
 
     var description: String { name }
 
-    /// Whether the calling code runs on this actor now. Where the runtime cannot be asked (an
-    /// Apple platform's runtime older than the check), the main thread is the main actor's, as
-    /// the runtime itself takes it there; elsewhere the answer is "no": a request then throws
-    /// or awaits, and never assumes an isolation it cannot confirm.
+    /// Whether the calling code runs on this actor now: on the main dispatch queue, which runs
+    /// the main actor's jobs and the main thread's code, or on a queue that runs its blocks on
+    /// it (one that targets it). Anywhere else the answer is "no": a request then throws or
+    /// awaits, and never assumes an isolation it cannot confirm.
     var isCurrent: Bool {
-        if let answer = isCurrentExecutor(MainActor.sharedUnownedExecutor) { return answer }
-        #if canImport(Darwin)
-        return pthread_main_np() == 1
-        #else
-        return false
-        #endif
+        DispatchQueue.getSpecific(key: MainQueue.key) != nil
     }
+}
+
+/// The mark Sightless sets on the main dispatch queue, set once, before it is first looked
+/// for: the code that finds it runs on that queue.
+enum MainQueue {
+    static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 }
 
 /// Runs `body` on the main actor, synchronously, when the calling code runs there; otherwise
@@ -37,6 +40,5 @@ func onMainActor<Result>(building key: AnyKey, _ body: @MainActor () throws -> R
     guard ActorIsolation.mainActor.isCurrent else {
         throw InjectionError(.offActor(key: key, actor: ActorIsolation.mainActor.name), path: [key])
     }
-    // The runtime has just confirmed the isolation `assumeIsolated` checks again.
-    return try MainActor.assumeIsolated { Transfer(try body()) }.value
+    return try runOnMainActor { Transfer(try body()) }.value
 }

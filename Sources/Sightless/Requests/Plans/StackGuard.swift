@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CSightlessStack
 
 // Building an object runs the plans of its dependencies nested inside its own, so a deep
 // enough graph would overflow the thread's stack: a crash, not an error. Every plan that
@@ -30,13 +24,11 @@ enum StackGuard {
     /// What one level is taken to cost where the stack cannot be probed.
     static let bytesPerLevel: UInt = 4 * 1024
 
-    /// The address of the calling frame, or near it: a local's address, which costs an
-    /// instruction where a function call would cost several. The local is never read through
-    /// the pointer, so it needs no stack protector (whose check would cost four more).
+    /// The address of the calling frame: one instruction where a function call would cost
+    /// several (`sightless_frame_address`, inlined from the package's C target).
     @inlinable @inline(__always)
     static func here() -> UInt {
-        var marker: UInt8 = 0
-        return _withUnprotectedUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(sightless_frame_address())
     }
 
     /// The lowest stack address nested building may reach on this thread, and the highest
@@ -59,44 +51,22 @@ enum StackGuard {
         min(UInt(reserve), span)
     }
 
-    /// The stack pointer itself, read from the registers: where an addressed local does not
-    /// lie on the thread's stack (AddressSanitizer moves such locals to a fake stack of its own),
-    /// this still tells how deep the thread is. `nil` where it cannot be read.
+    /// The address of a frame on the thread's real stack, just below the caller's: where an
+    /// addressed local does not lie on the thread's stack (AddressSanitizer moves such locals to
+    /// a fake stack of its own), this still tells how deep the thread is.
     @inline(never)
     static func stackPointer() -> UInt? {
-        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
-        guard let getContext else { return nil }
-        var context = ucontext_t()
-        guard getContext(&context) == 0 else { return nil }
-        #if arch(x86_64)
-        return UInt(bitPattern: Int(context.uc_mcontext.gregs.15))   // REG_RSP
-        #else
-        return UInt(context.uc_mcontext.sp)
-        #endif
-        #else
-        return nil
-        #endif
+        UInt(sightless_stack_pointer())
     }
 
+    /// The lowest address and the size of the calling thread's stack, from the C library
+    /// (`sightless_thread_stack`); `nil` where it cannot tell.
     private static func bounds() -> (base: UnsafeMutableRawPointer?, size: Int)? {
-        #if canImport(Darwin)
-        let thread = pthread_self()
-        let size = pthread_get_stacksize_np(thread)
-        return (pthread_get_stackaddr_np(thread) - size, size)
-        #elseif canImport(Glibc) || canImport(Musl)
-        guard let getAttributes = threadAttributes else { return nil }
-        var attributes = pthread_attr_t()
-        guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
-        defer { pthread_attr_destroy(&attributes) }
         var base: UnsafeMutableRawPointer?
         var size = 0
-        guard pthread_attr_getstack(&attributes, &base, &size) == 0 else { return nil }
+        guard sightless_thread_stack(&base, &size) == 0 else { return nil }
         return (base, size)
-        #else
-        return nil
-        #endif
     }
-
 }
 
 /// How deep a request's plans are nested, and the part of the thread's stack they may use.
