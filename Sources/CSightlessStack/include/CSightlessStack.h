@@ -1,6 +1,6 @@
 // What Sightless's stack guard needs of the C library and the compiler, which the Swift module
 // for the C library does not export: `pthread_getattr_np` needs _GNU_SOURCE, and Swift has no
-// way to name the frame it runs in.
+// way to name a frame on the real stack under AddressSanitizer.
 
 #ifndef C_SIGHTLESS_STACK_H
 #define C_SIGHTLESS_STACK_H
@@ -15,10 +15,5 @@ int sightless_thread_stack(void *_Nullable *_Nonnull base, size_t *_Nonnull size
 /// The address of a frame on the calling thread's real stack, just below the caller's: unlike
 /// a local's address, never on AddressSanitizer's fake stack.
 uintptr_t sightless_stack_pointer(void);
-
-/// The address of the calling frame: inlined where it is called, one instruction.
-static inline __attribute__((always_inline)) uintptr_t sightless_frame_address(void) {
-    return (uintptr_t)__builtin_frame_address(0);
-}
 
 #endif

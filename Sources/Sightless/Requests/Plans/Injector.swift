@@ -61,7 +61,14 @@ public final class Injector: Sendable {
     /// the table.
     @inlinable @inline(__always)
     func compiled<Value>(_ type: Value.Type, name: String?) -> UnownedReference<AnyNode>? {
-        graphNodes.reading { $0.reference(type: Value.self, name: name) }
+        // The table is borrowed only for the probe of its base index and the load of its
+        // latest later index, so that it is not retained around the later index's probe.
+        let (base, later) = graphNodes.reading { table -> (UnownedReference<AnyNode>?, LaterIndex.Memory?) in
+            if let base = table.baseIndex.node(type: Value.self, name: name) { return (base, nil) }
+            return (nil, table.laterMemory)
+        }
+        if let base { return base }
+        return later?.node(type: Value.self, name: name)
     }
 
     /// Compiles keys on their first request.

@@ -67,9 +67,36 @@ final class LaterIndex {
     /// The node of a key, if it was added.
     @inlinable @inline(__always)
     func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
-        // The acquiring load of an entry's type word comes before the read of the entry.
-        NodeIndex.probe(identity: UInt(bitPattern: ObjectIdentifier(type)), name: name, mask: mask,
-                        type: { types[$0].load(ordering: .acquiring) },
-                        entry: { (entries[$0].name, entries[$0].node) })
+        memory.node(type: type, name: name)
+    }
+
+    /// Where the entries lie: read from the index, borrowed, then probed with nothing borrowed,
+    /// so that the index is not retained around the atomic loads of the probe.
+    @inlinable @inline(__always)
+    var memory: Memory { Memory(types: types, entries: entries, mask: mask) }
+
+    /// The memory of an index's entries, which the index keeps for as long as it lives.
+    @usableFromInline
+    struct Memory {
+        @usableFromInline let types: UnsafeMutablePointer<Atomic<UInt>>
+        @usableFromInline let entries: UnsafeMutablePointer<Entry>
+        @usableFromInline let mask: Int
+
+        @inlinable @inline(__always)
+        init(types: UnsafeMutablePointer<Atomic<UInt>>, entries: UnsafeMutablePointer<Entry>, mask: Int) {
+            self.types = types
+            self.entries = entries
+            self.mask = mask
+        }
+
+        /// The node of a key, if it was added.
+        @inlinable @inline(__always)
+        func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
+            // The acquiring load of an entry's type word comes before the read of the entry.
+            let types = types, entries = entries
+            return NodeIndex.probe(identity: UInt(bitPattern: ObjectIdentifier(type)), name: name, mask: mask,
+                                   type: { types[$0].load(ordering: .acquiring) },
+                                   entry: { (entries[$0].name, entries[$0].node) })
+        }
     }
 }

@@ -70,11 +70,19 @@ final class NodeTable {
         return laterReference(type: type, name: name)
     }
 
+    /// The newest index of the nodes compiled later, if any: its memory, probed by the caller
+    /// once the table is no longer borrowed.
+    @inlinable @inline(__always)
+    var laterMemory: LaterIndex.Memory? {
+        guard let address = latest.load(ordering: .acquiring) else { return nil }
+        return UnownedReference<LaterIndex>.at(address).reading { $0.memory }
+    }
+
     /// The node of a key compiled after the injector was built, if any.
     @inlinable @inline(__always)
     func laterReference(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
         guard let address = latest.load(ordering: .acquiring) else { return nil }
-        return UnownedReference<LaterIndex>.at(address).reading { $0.node(type: type, name: name) }
+        return UnownedReference<LaterIndex>.at(address).reading { $0.memory }.node(type: type, name: name)
     }
 
     /// Every node compiled for this injector (not those kept from a parent), in no order, after

@@ -24,11 +24,13 @@ enum StackGuard {
     /// What one level is taken to cost where the stack cannot be probed.
     static let bytesPerLevel: UInt = 4 * 1024
 
-    /// The address of the calling frame: one instruction where a function call would cost
-    /// several (`sightless_frame_address`, inlined from the package's C target).
+    /// The address of the calling frame, or near it: a local's address, which costs an
+    /// instruction where a function call would cost several (and the stack protector's check
+    /// four more: the frame address of the package's C target, inlined, cost more than that).
     @inlinable @inline(__always)
     static func here() -> UInt {
-        UInt(sightless_frame_address())
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     /// The lowest stack address nested building may reach on this thread, and the highest
