@@ -17,9 +17,12 @@ import Darwin
 // MARK: - References held without reference counting
 
 extension Unmanaged {
-    /// Runs `body` with the object, retaining nothing: the reference is read where it lies in
-    /// memory, which borrows it, where `takeUnretainedValue()` would retain it and release it
-    /// after `body` (some 40 instructions a read).
+    /// Runs `body` with the object: the reference is read where it lies in memory, which
+    /// borrows it, where `takeUnretainedValue()` would retain it and release it after `body`
+    /// (some 40 instructions a read). The compiler keeps the borrow only while nothing in
+    /// `body` may write memory; across an atomic operation it retains the object after all, so
+    /// a body reads what it needs and leaves the atomic work to its caller where it can
+    /// (`NodeTable.laterMemory`).
     ///
     /// Invariant: an `Unmanaged<Instance>` is the bits of one reference to the object (its one
     /// stored property is an `unowned(unsafe)` reference), so its memory holds what an
@@ -698,8 +701,8 @@ func runOnMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> 
 /// `Sendable` when the property is isolated to the main actor.
 ///
 /// Invariant: `Properties` keeps it to compare and name it on any thread, and applies it only in
-/// the plan of a `MainActorInjectable` type, which sets the properties after the runtime
-/// confirmed that it runs on the main actor (see `IsolatedRecipe.swift`). A composition of a
+/// the plan of a `MainActorInjectable` type, which sets the properties after Sightless
+/// confirmed that it runs on the main actor (`ActorIsolation.isCurrent`, see `IsolatedRecipe.swift`). A composition of a
 /// class with a marker protocol is represented as the class reference alone.
 func mainActorKeyPath<Root, Value>(
     _ keyPath: ReferenceWritableKeyPath<Root, Value>
