@@ -126,7 +126,7 @@ struct Recipe: Sendable {
             return try Recipe.node(key, linker, scope, build: build, handsOutResolver: handsOutResolver)
         }
         let lifetime = scope.strategy.lifetime
-        if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, lifetime: lifetime) }
+        if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, weakly: lifetime >= .injector) }
         if linker.meaning.isolation == .mainActor { return Recipe.isolatedNode(key, plan: plan, linker, scope) }
         return try Recipe.node(key, linker, scope, build: .synchronous(plan))
     }

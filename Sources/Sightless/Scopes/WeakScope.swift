@@ -30,3 +30,6 @@ final class WeakReference {
         }
     }
 }
+
+/// Invariant: `stored` is read and written only under `lock`.
+extension WeakReference: @unchecked Sendable {}

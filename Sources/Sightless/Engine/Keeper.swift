@@ -45,10 +45,10 @@ extension Injector {
 }
 
 /// The plan of a value a scope keeps beyond one request: it runs `plan` with the owning
-/// injector as the request's keeper (see `Keeper`).
-func keptPlan<Value>(_ plan: @escaping Plan<Value>, owner: CompilationOwner, lifetime: ScopeLifetime) -> Plan<Value> {
-    let weakly = lifetime >= .injector
-    return { resolution in
+/// injector as the request's keeper (see `Keeper`), held `weakly` when the value lives as long
+/// as the injector.
+func keptPlan<Value>(_ plan: @escaping Plan<Value>, owner: CompilationOwner, weakly: Bool) -> Plan<Value> {
+    { resolution in
         let enclosing = resolution.keeper
         resolution.keeper = Keeper(resolution.injector.owner(owner), weakly: weakly)
         defer { resolution.keeper = enclosing }

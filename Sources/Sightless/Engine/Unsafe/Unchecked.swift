@@ -320,8 +320,6 @@ extension Lock: @unchecked Sendable {}
 /// type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
 
-/// Invariant: `stored` is read and written only under `lock`.
-extension WeakReference: @unchecked Sendable {}
 
 /// Invariant: `waiting` is touched only under `mutex`; the mutex and condition are created in
 /// `init` and destroyed in `deinit`.
