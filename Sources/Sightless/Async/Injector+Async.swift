@@ -93,9 +93,9 @@ extension Injector {
         // Inlined where the type is known, as a synchronous request is: a value a scope has
         // stored is read with one probe of the root table, and a node that needs no `await` now
         // (built synchronously, or what it awaits is stored) runs its plan here.
-        if !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: nil) {
-            if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
-            if found.reading({ node in node.isReady }) { return try run(found, as: Value.self, name: nil) }
+        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil), let node = found.node {
+            if let value = found.instance?.existingVerified(as: Value.self) { return value }
+            if node.reading({ node in node.isReady }) { return try run(node, as: Value.self, name: nil) }
         }
         return try await awaitedRequest(Value.self, name: nil)
     }
@@ -107,9 +107,9 @@ extension Injector {
     /// ```
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
-        if !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: key.name) {
-            if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
-            if found.reading({ node in node.isReady }) { return try run(found, as: Value.self, name: key.name) }
+        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name), let node = found.node {
+            if let value = found.instance?.existingVerified(as: Value.self) { return value }
+            if node.reading({ node in node.isReady }) { return try run(node, as: Value.self, name: key.name) }
         }
         return try await awaitedRequest(Value.self, name: key.name)
     }

@@ -7,10 +7,21 @@
 class AnyPlanBox {
     /// `ObjectIdentifier(Value.self)` of the `PlanBox<Value>` this is.
     @usableFromInline let valueType: ObjectIdentifier
+    /// The cell of the argument's kept instance, when a scope keeps it (`PlanBox.storage`).
+    let instance: InstanceCell?
 
-    init(valueType: ObjectIdentifier) {
+    init(valueType: ObjectIdentifier, instance: InstanceCell?) {
         self.valueType = valueType
+        self.instance = instance
     }
+}
+
+/// One argument's plan as a request reads it: its box, and the cell of its kept instance, read
+/// first and without touching the box.
+@usableFromInline
+struct PlanEntry {
+    @usableFromInline let box: UnownedReference<AnyPlanBox>
+    @usableFromInline let instance: InstanceCell?
 }
 
 @usableFromInline
@@ -21,8 +32,9 @@ final class PlanBox<Value>: AnyPlanBox {
 
     init(_ plan: @escaping Plan<Value>, storage: InstanceStorage?) {
         self.plan = plan
-        self.storage = storage?.valueType == ObjectIdentifier(Value.self) ? storage : nil
-        super.init(valueType: ObjectIdentifier(Value.self))
+        let storage = storage?.valueType == ObjectIdentifier(Value.self) ? storage : nil
+        self.storage = storage
+        super.init(valueType: ObjectIdentifier(Value.self), instance: storage?.stored)
     }
 }
 
@@ -31,14 +43,14 @@ final class PlanBox<Value>: AnyPlanBox {
 final class FrozenPlans {
     let boxes: [AnyPlanBox]
     @usableFromInline let count: Int
-    @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
+    @usableFromInline let base: UnsafeMutablePointer<PlanEntry>
 
     init(_ boxes: [AnyPlanBox]) {
         self.boxes = boxes
         count = boxes.count
         base = .allocate(capacity: max(boxes.count, 1))
         for (index, box) in boxes.enumerated() {
-            (base + index).initialize(to: UnownedReference(box))
+            (base + index).initialize(to: PlanEntry(box: UnownedReference(box), instance: box.instance))
         }
     }
 
@@ -56,7 +68,7 @@ final class FrozenPlans {
 /// Runs the argument plans of one request in order.
 @usableFromInline
 struct PlanCursor {
-    @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
+    @usableFromInline let base: UnsafeMutablePointer<PlanEntry>
     @usableFromInline let count: Int
     @usableFromInline var index = 0
 
@@ -70,12 +82,11 @@ struct PlanCursor {
     /// for its type.
     @inlinable @inline(__always)
     mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
-        let reference = base[index]
+        let entry = base[index]
         index += 1
-        return try Self.withBox(reference, as: Value.self) { box in
-            if let value = box.storage?.existingVerified(as: Value.self) { return value }
-            return try box.plan(&resolution)
-        }
+        // A kept argument is read from its cell, with the box neither retained nor borrowed.
+        if let value = entry.instance?.existingVerified(as: Value.self) { return value }
+        return try Self.withBox(entry.box, as: Value.self) { box in try box.plan(&resolution) }
     }
 }
 

@@ -61,14 +61,21 @@ public final class Injector: Sendable {
     /// the table.
     @inlinable @inline(__always)
     func compiled<Value>(_ type: Value.Type, name: String?) -> UnownedReference<AnyNode>? {
+        compiledEntry(Value.self, name: name)?.node
+    }
+
+    /// The index's entry for `Value` named `name`, if the key is compiled yet: its node, and
+    /// the cell of the instance a scope keeps for it, read without retaining the table.
+    @inlinable @inline(__always)
+    func compiledEntry<Value>(_ type: Value.Type, name: String?) -> IndexedNode? {
         // The table is borrowed only for the probe of its base index and the load of its
         // latest later index, so that it is not retained around the later index's probe.
-        let (base, later) = graphNodes.reading { table -> (UnownedReference<AnyNode>?, LaterIndex.Memory?) in
-            if let base = table.baseIndex.node(type: Value.self, name: name) { return (base, nil) }
+        let (base, later) = graphNodes.reading { table -> (IndexedNode?, LaterIndex.Memory?) in
+            if let base = table.baseIndex.entry(type: Value.self, name: name) { return (base, nil) }
             return (nil, table.laterMemory)
         }
         if let base { return base }
-        return later?.node(type: Value.self, name: name)
+        return later?.entry(type: Value.self, name: name)
     }
 
     /// Compiles keys on their first request.
@@ -95,9 +102,10 @@ extension Injector {
     /// anything else runs the plan, out of line.
     @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
-        if !isShutDown.load(ordering: .relaxed), let found = compiled(Value.self, name: name) {
-            if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
-            return try run(found, as: Value.self, name: name)
+        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: name), let node = found.node {
+            // A kept instance is read from its cell, with nothing retained or borrowed.
+            if let value = found.instance?.existingVerified(as: Value.self) { return value }
+            return try run(node, as: Value.self, name: name)
         }
         return try requestCompiling(Value.self, name: name)
     }

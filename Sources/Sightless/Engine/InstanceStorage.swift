@@ -22,7 +22,9 @@ import Synchronization
 /// generic over the value's type, so reading it asks the runtime for no type metadata beyond
 /// the one comparison that checks the reader's type.
 public final class InstanceStorage {
-    @usableFromInline let stored = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// The instance's address, published once it is built; requests find the cell in the node
+    /// index and read it directly (`InstanceCell`).
+    @usableFromInline let stored = InstanceCell.allocate()
     /// The type of the instance: the type of the storage's key. A reader that asks for another
     /// type finds nothing, and a build of another type is not stored.
     @usableFromInline let valueType: ObjectIdentifier
@@ -65,7 +67,8 @@ public final class InstanceStorage {
     private var retired: UnsafeMutableRawPointer?
 
     deinit {
-        if let pointer = stored.load(ordering: .acquiring) ?? retired { destroy?(pointer) }
+        if let pointer = stored.load() ?? retired { destroy?(pointer) }
+        stored.free()
     }
 
     /// `true` once the instance has been built and stored.
@@ -73,18 +76,18 @@ public final class InstanceStorage {
     /// ```swift
     /// print(storage.isFilled)   // false until the first request
     /// ```
-    public var isFilled: Bool { stored.load(ordering: .acquiring) != nil }
+    public var isFilled: Bool { stored.load() != nil }
 
     /// Where the instance lives, once it exists; it is of type `valueType`.
     @inlinable @inline(__always)
     var instancePointer: UnsafeMutableRawPointer? {
-        stored.load(ordering: .acquiring)
+        stored.load()
     }
 
     /// The instance, if it has been built as a `Value`.
     @inlinable @inline(__always)
     func existing<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = stored.load(ordering: .acquiring), valueType == ObjectIdentifier(Value.self) else {
+        guard let pointer = stored.load(), valueType == ObjectIdentifier(Value.self) else {
             return nil
         }
         return Self.read(pointer, as: Value.self)
@@ -142,7 +145,7 @@ extension InstanceStorage {
         destroy = { raw in Self.destroy(raw, as: Value.self) }
         closable = value as? any Closable
         asyncClosable = value as? any AsyncClosable
-        stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
+        stored.publish(UnsafeMutableRawPointer(pointer))
         return true
     }
 
@@ -155,12 +158,12 @@ extension InstanceStorage {
             var closing: [ClosingValue] = []
             for storage in storages {
                 storage.sealed = true
-                guard let pointer = storage.stored.load(ordering: .acquiring) else { continue }
+                guard let pointer = storage.stored.load() else { continue }
                 if let value: AnyObject = storage.asyncClosable ?? storage.closable {
                     closing.append(ClosingValue(key: storage.key, value: value, creation: storage.creation))
                 }
                 storage.retired = pointer
-                storage.stored.store(nil, ordering: .releasing)
+                storage.stored.publish(nil)
             }
             return closing
         }

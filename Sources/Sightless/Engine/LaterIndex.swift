@@ -15,6 +15,8 @@ final class LaterIndex {
     @usableFromInline struct Entry {
         @usableFromInline var name: String?
         @usableFromInline var node: UnownedReference<AnyNode>?
+        /// The cell of the node's storage, when a scope keeps its value.
+        @usableFromInline var instance: InstanceCell?
     }
 
     /// The identity of each entry's key type; 0 marks an empty entry. Published last.
@@ -33,7 +35,7 @@ final class LaterIndex {
         entries = .allocate(capacity: capacity)
         for index in 0..<capacity {
             (types + index).initialize(to: Atomic(0))
-            (entries + index).initialize(to: Entry(name: nil, node: nil))
+            (entries + index).initialize(to: Entry(name: nil, node: nil, instance: nil))
         }
         mask = capacity - 1
     }
@@ -59,7 +61,7 @@ final class LaterIndex {
             if type == identity, entries[slot].name == key.name { return }
             slot = (slot + 1) & mask
         }
-        entries[slot] = Entry(name: key.name, node: UnownedReference(node))
+        entries[slot] = Entry(name: key.name, node: UnownedReference(node), instance: node.storage?.stored)
         types[slot].store(identity, ordering: .releasing)
         count += 1
     }
@@ -92,11 +94,17 @@ final class LaterIndex {
         /// The node of a key, if it was added.
         @inlinable @inline(__always)
         func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
+            entry(type: type, name: name)?.node
+        }
+
+        @inlinable @inline(__always)
+        func entry(type: Any.Type, name: String?) -> IndexedNode? {
             // The acquiring load of an entry's type word comes before the read of the entry.
             let types = types, entries = entries
             return NodeIndex.probe(identity: UInt(bitPattern: ObjectIdentifier(type)), name: name, mask: mask,
                                    type: { types[$0].load(ordering: .acquiring) },
-                                   entry: { (entries[$0].name, entries[$0].node) })
+                                   isNamed: { entries[$0].name != nil }, nameEquals: { entries[$0].name == $1 },
+                                   entry: { IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
         }
     }
 }

@@ -164,6 +164,9 @@ struct NodeIndex {
         @usableFromInline let type: UInt
         @usableFromInline let name: String?
         @usableFromInline let node: UnownedReference<AnyNode>?
+        /// The cell of the node's storage, when a scope keeps its value: a request reads a
+        /// kept instance from it without touching the node.
+        @usableFromInline let instance: InstanceCell?
     }
 
     @usableFromInline let entries: [Entry]
@@ -184,7 +187,7 @@ struct NodeIndex {
         var capacity = 32
         let load = nodes.count <= 65_536 ? 4 : 2
         while capacity < nodes.count * load { capacity *= 2 }
-        var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil), count: capacity)
+        var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil, instance: nil), count: capacity)
         let mask = capacity - 1
         // A key is found by the identity of its type, and its node is then read as a node of that
         // type: index only nodes that produce it (all of them, unless a recipe is wrong).
@@ -192,7 +195,7 @@ struct NodeIndex {
             let type = UInt(bitPattern: ObjectIdentifier(key.type))
             var slot = Self.slot(of: type, name: key.name, mask: mask)
             while entries[slot].type != 0 { slot = (slot + 1) & mask }
-            entries[slot] = Entry(type: type, name: key.name, node: UnownedReference(node))
+            entries[slot] = Entry(type: type, name: key.name, node: UnownedReference(node), instance: node.storage?.stored)
         }
         self.entries = entries
         self.mask = mask
@@ -210,35 +213,57 @@ struct NodeIndex {
 
     @inlinable @inline(__always)
     func node(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
+        entry(type: type, name: name)?.node
+    }
+
+    /// The node of a key and its kept instance's cell, if the index has the key.
+    @inlinable @inline(__always)
+    func entry(type: Any.Type, name: String?) -> IndexedNode? {
         let identity = UInt(bitPattern: ObjectIdentifier(type))
         let mask = mask
         return entries.withUnsafeBufferPointer { entries in
             Self.probe(identity: identity, name: name, mask: mask, type: { entries[$0].type },
-                       entry: { (entries[$0].name, entries[$0].node) })
+                       isNamed: { entries[$0].name != nil }, nameEquals: { entries[$0].name == $1 },
+                       entry: { IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
         }
     }
 
     /// The node of the key of type `identity` and `name` in an open-addressing table of
     /// `mask + 1` entries, probed from the key's slot: `type(slot)` is the identity at a slot
-    /// (0 for an empty one), `entry(slot)` its name and node.
+    /// (0 for an empty one), `isNamed` and `nameEquals` read its name, `entry(slot)` its node and cell.
     @inlinable @inline(__always)
     static func probe(
         identity: UInt, name: String?, mask: Int,
-        type: (Int) -> UInt, entry: (Int) -> (name: String?, node: UnownedReference<AnyNode>?)
-    ) -> UnownedReference<AnyNode>? {
+        type: (Int) -> UInt, isNamed: (Int) -> Bool, nameEquals: (Int, String) -> Bool,
+        entry: (Int) -> IndexedNode
+    ) -> IndexedNode? {
         var slot = slot(of: identity, name: name, mask: mask)
         while true {
             let entryType = type(slot)
             if entryType == 0 { return nil }
+            // An unnamed key, the common case, is matched without reading the entry's name.
             if entryType == identity {
-                let found = entry(slot)
-                switch (found.name, name) {
-                case (nil, nil): return found.node
-                case (let stored?, let wanted?) where stored == wanted: return found.node
-                default: break
+                if let name {
+                    if nameEquals(slot, name) { return entry(slot) }
+                } else if !isNamed(slot) {
+                    return entry(slot)
                 }
             }
             slot = (slot + 1) & mask
         }
+    }
+}
+
+/// What a node index holds for a key: its node, and the cell of its kept instance when a scope
+/// keeps one.
+@usableFromInline
+struct IndexedNode {
+    @usableFromInline let node: UnownedReference<AnyNode>?
+    @usableFromInline let instance: InstanceCell?
+
+    @inlinable @inline(__always)
+    init(node: UnownedReference<AnyNode>?, instance: InstanceCell?) {
+        self.node = node
+        self.instance = instance
     }
 }
