@@ -67,7 +67,7 @@ extension Injector {
     /// nothing can build `T`, and a `Lazy` or `Factory` of `T` otherwise. Nested optionals
     /// unwrap one level at a time: with `Int` bound to 7, `getInstance(Int??.self)` is
     /// `.some(.some(7))`; with nothing bound, `Int?` is built as `nil`, so `Int??` is `.some(nil)`.
-    @inlinable
+    @inlinable @inline(__always)
     public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
         try request(Value.self, name: nil)
     }
@@ -77,7 +77,7 @@ extension Injector {
     /// ```swift
     /// let endpoint = try injector.getInstance(Key<String>(named: "endpoint"))
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public func getInstance<Value>(_ key: Key<Value>) throws(InjectionError) -> Value {
         try request(Value.self, name: key.name)
     }
