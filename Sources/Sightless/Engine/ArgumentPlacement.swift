@@ -31,11 +31,11 @@ extension Injector {
               signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
         else { return nil }
         var storage = InlineArguments.zero
-        return try withUnsafeMutableBytes(of: &storage.words) { buffer in
+        return unsafe try withUnsafeMutableBytes(of: &storage.words) { buffer in
             guard let base = buffer.baseAddress else { return nil }
-            ArgumentBuffer.place((repeat each arguments), at: base)
-            defer { ArgumentBuffer.destroyPlaced(base, as: Arguments.self) }
-            var resolution = try Resolution(
+            unsafe ArgumentBuffer.place((repeat each arguments), at: base)
+            defer { unsafe ArgumentBuffer.destroyPlaced(base, as: Arguments.self) }
+            var resolution = unsafe try Resolution(
                 injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
             defer { resolution.end() }
             return try node.plan(&resolution)
@@ -126,15 +126,15 @@ extension Injector {
         match(&matcher)
         guard matcher.matches, matcher.index == signature.types.count else { return nil }
         var storage = InlineArguments.zero
-        return try withUnsafeMutableBytes(of: &storage.words) { buffer in
+        return unsafe try withUnsafeMutableBytes(of: &storage.words) { buffer in
             guard let base = buffer.baseAddress else { return nil }
-            var placer = SlotPlacer(base: base, offsets: signature.offsets)
+            var placer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
             place(&placer)
             defer {
-                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+                var destroyer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
                 destroy(&destroyer)
             }
-            var resolution = try Resolution(
+            var resolution = unsafe try Resolution(
                 injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
             defer { resolution.end() }
             return try node.plan(&resolution)
@@ -193,26 +193,26 @@ struct SlotMatcher {
 
 /// Places a request's arguments at their slots' offsets, in order, or destroys them.
 @usableFromInline
-struct SlotPlacer {
+@safe struct SlotPlacer {
     @usableFromInline let base: UnsafeMutableRawPointer
     @usableFromInline let offsets: [Int]
     @usableFromInline var index = 0
 
     @inlinable @inline(__always)
     init(base: UnsafeMutableRawPointer, offsets: [Int]) {
-        self.base = base
+        unsafe self.base = base
         self.offsets = offsets
     }
 
     @inlinable @inline(__always)
     mutating func place<Argument>(_ argument: Argument) {
-        ArgumentBuffer.place(argument, at: base + offsets[index])
+        unsafe ArgumentBuffer.place(argument, at: base + offsets[index])
         index &+= 1
     }
 
     @inlinable @inline(__always)
     mutating func destroy<Argument>(_ type: Argument.Type) {
-        ArgumentBuffer.destroyPlaced(base + offsets[index], as: Argument.self)
+        unsafe ArgumentBuffer.destroyPlaced(base + offsets[index], as: Argument.self)
         index &+= 1
     }
 }

@@ -28,7 +28,7 @@ final class PlanBox<Value>: AnyPlanBox {
 
 /// The linked argument plans of an initializer; read without reference counting.
 @usableFromInline
-final class FrozenPlans {
+@safe final class FrozenPlans {
     let boxes: [AnyPlanBox]
     @usableFromInline let count: Int
     @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
@@ -36,15 +36,15 @@ final class FrozenPlans {
     init(_ boxes: [AnyPlanBox]) {
         self.boxes = boxes
         count = boxes.count
-        base = .allocate(capacity: max(boxes.count, 1))
+        unsafe base = .allocate(capacity: max(boxes.count, 1))
         for (index, box) in boxes.enumerated() {
-            (base + index).initialize(to: UnownedReference(box))
+            unsafe (base + index).initialize(to: UnownedReference(box))
         }
     }
 
     deinit {
-        base.deinitialize(count: boxes.count)
-        base.deallocate()
+        unsafe base.deinitialize(count: boxes.count)
+        unsafe base.deallocate()
     }
 
     /// Whether the boxes are plans of these types, in this order.
@@ -55,14 +55,14 @@ final class FrozenPlans {
 
 /// Runs the argument plans of one request in order.
 @usableFromInline
-struct PlanCursor {
+@safe struct PlanCursor {
     @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
     @usableFromInline let count: Int
     @usableFromInline var index = 0
 
     @inlinable @inline(__always)
     init(_ plans: FrozenPlans) {
-        base = plans.base
+        unsafe base = plans.base
         count = plans.count
     }
 
@@ -70,7 +70,7 @@ struct PlanCursor {
     /// for its type.
     @inlinable @inline(__always)
     mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
-        let reference = base[index]
+        let reference = unsafe base[index]
         index += 1
         return try Self.withBox(reference, as: Value.self) { box in
             if let value = box.storage?.existingVerified(as: Value.self) { return value }

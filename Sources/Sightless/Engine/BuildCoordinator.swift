@@ -22,7 +22,7 @@ import Synchronization
 /// would wait for a build that waits, directly or through others, for it fails with a cycle
 /// error instead.
 @usableFromInline
-final class BuildCoordinator {
+@safe final class BuildCoordinator {
     /// How many injectors of the family that made a child or a template have been shut down:
     /// while none has, a request of a child need not ask its parents whether one was.
     @usableFromInline let parentShutdowns = Atomic<Int>(0)
@@ -38,21 +38,21 @@ final class BuildCoordinator {
 
     init() {
         // Not a `Lock`: the condition waits with the raw mutex, which a `Lock` keeps private.
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        unsafe mutex = .allocate(capacity: 1)
+        unsafe mutex.initialize(to: pthread_mutex_t())
+        unsafe pthread_mutex_init(mutex, nil)
+        unsafe condition = .allocate(capacity: 1)
+        unsafe condition.initialize(to: pthread_cond_t())
+        unsafe pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        unsafe pthread_cond_destroy(condition)
+        unsafe condition.deinitialize(count: 1)
+        unsafe condition.deallocate()
+        unsafe pthread_mutex_destroy(mutex)
+        unsafe mutex.deinitialize(count: 1)
+        unsafe mutex.deallocate()
     }
 
     enum Turn {
@@ -70,8 +70,8 @@ final class BuildCoordinator {
 
     /// Waits until `storage` holds an instance or this thread may build it.
     func claim(_ storage: InstanceStorage, thread: UInt) -> Turn {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
         while true {
             if storage.isFilled { return .built }
             if storage.sealed { return .shutDown }
@@ -82,7 +82,7 @@ final class BuildCoordinator {
             if storage.builder == thread { return .reentered }
             if waitingCloses(from: storage.builder, back: thread) { return .deadlock }
             waiting[thread] = storage
-            pthread_cond_wait(condition, mutex)
+            unsafe pthread_cond_wait(condition, mutex)
             waiting[thread] = nil
         }
     }
@@ -90,22 +90,22 @@ final class BuildCoordinator {
     /// Ends this thread's build of `storage`: `store` publishes the instance (or does nothing
     /// when the build failed), and every waiting thread looks again.
     func finish(_ storage: InstanceStorage, _ store: () -> Void) {
-        pthread_mutex_lock(mutex)
+        unsafe pthread_mutex_lock(mutex)
         store()
         if storage.isFilled {
             stored += 1
             storage.creation = stored
         }
         storage.builder = 0
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        unsafe pthread_cond_broadcast(condition)
+        unsafe pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` under the coordinator's lock: the bookkeeping of awaited builds (see
     /// `InstanceStorage.awaitInstance`). `body` must not wait or suspend.
     func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
         return try body()
     }
 

@@ -14,7 +14,7 @@ import Darwin
 /// costs one allocation; larger layouts get one allocation of their own (`heap`). An injector
 /// not made from a template has none (`init()`): no layout and no memory.
 @usableFromInline
-struct ChildValues: ~Copyable {
+@safe struct ChildValues: ~Copyable {
     /// The room for the values of a layout that fits in place.
     @usableFromInline typealias Inline = (UInt, UInt, UInt, UInt, UInt, UInt)
 
@@ -41,7 +41,7 @@ struct ChildValues: ~Copyable {
     init() {
         layoutReference = nil
         ownsLayout = false
-        heap = nil
+        unsafe heap = nil
         expected = -1
     }
 
@@ -51,16 +51,16 @@ struct ChildValues: ~Copyable {
         ownsLayout = !layout.referencesInline
         layoutReference = ownsLayout ? .retaining(layout) : UnownedReference(layout)
         expected = layout.count
-        heap = layout.fitsInline ? nil : Self.allocate(layout)
+        unsafe heap = layout.fitsInline ? nil : Self.allocate(layout)
     }
 
     deinit {
         guard let layoutReference else { return }
         guard ownsLayout else { return Self.releaseReferences(count, in: inline) }
         layoutReference.reading { layout in
-            if count > 0 { Self.destroy(layout, inline: inline, heap: heap) }
-            guard let heap else { return }
-            if Self.usesMalloc(layout) { free(heap) } else { heap.deallocate() }
+            if count > 0 { unsafe Self.destroy(layout, inline: inline, heap: heap) }
+            guard let heap = unsafe heap else { return }
+            if Self.usesMalloc(layout) { unsafe free(heap) } else { unsafe heap.deallocate() }
         }
         layoutReference.release()
     }
@@ -78,7 +78,7 @@ struct ChildValues: ~Copyable {
     /// aligned by the standard library.
     @usableFromInline
     static func allocate(_ layout: ProvidedLayout) -> UnsafeMutableRawPointer {
-        if usesMalloc(layout), let memory = malloc(max(layout.byteCount, 1)) { return memory }
+        if usesMalloc(layout), let memory = unsafe malloc(max(layout.byteCount, 1)) { return unsafe memory }
         return .allocate(byteCount: max(layout.byteCount, 1), alignment: layout.alignment)
     }
 
@@ -101,7 +101,7 @@ struct ChildValues: ~Copyable {
     @inlinable
     func holds<Value>(_ type: Value.Type, at index: Int) -> Bool {
         guard let layoutReference, index >= 0, index < count else { return false }
-        return layoutReference.reading { $0.positions[index].identifier == ObjectIdentifier(Value.self) }
+        return layoutReference.reading { unsafe $0.positions[index].identifier == ObjectIdentifier(Value.self) }
     }
 }
 

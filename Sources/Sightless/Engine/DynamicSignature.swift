@@ -6,7 +6,7 @@ import Synchronization
 /// subclass, a protocol's conformer) with one checked conversion.
 @usableFromInline
 final class DynamicSignature: Sendable {
-    struct Slot: Sendable {
+    @safe struct Slot: Sendable {
         let role: DependencyRole
         /// The slot's type as a key with no name.
         let key: AnyKey
@@ -75,14 +75,14 @@ final class DynamicSignature: Sendable {
             let offset = (byteCount + layout.alignment - 1) / layout.alignment * layout.alignment
             byteCount = offset + layout.size
             alignment = max(alignment, layout.alignment)
-            slots.append(Slot(
+            unsafe slots.append(Slot(
                 role: role, key: key, location: location, type: Value.self, offset: offset,
                 store: { value, pointer in
                     guard let value = value as? Value else { return false }
-                    pointer.initializeMemory(as: Value.self, to: value)
+                    unsafe pointer.initializeMemory(as: Value.self, to: value)
                     return true
                 },
-                destroy: { pointer in ArgumentBuffer.destroy(pointer, as: Value.self) }))
+                destroy: { pointer in unsafe ArgumentBuffer.destroy(pointer, as: Value.self) }))
             return DynamicSlot(offset: offset, token: ObjectIdentifier(token), owner: owner)
         }
 
@@ -128,21 +128,21 @@ final class SignatureToken: Sendable {}
 
 /// The dynamic arguments of one request, placed by `ArgumentPlacer`.
 @usableFromInline
-struct ArgumentBuffer {
+@safe struct ArgumentBuffer {
     @usableFromInline let base: UnsafeRawPointer
     /// The identity of the signature that laid the arguments out.
     @usableFromInline let token: ObjectIdentifier
 
     @usableFromInline
     init(base: UnsafeRawPointer, token: ObjectIdentifier) {
-        self.base = base
+        unsafe self.base = base
         self.token = token
     }
 }
 
 /// Places the arguments of one request into the buffer its signature describes, and destroys
 /// them afterwards. A struct, so that a request allocates nothing for it.
-struct ArgumentPlacer {
+@safe struct ArgumentPlacer {
     private let signature: DynamicSignature
     private let buffer: UnsafeMutableRawPointer
     private let key: AnyKey
@@ -150,22 +150,22 @@ struct ArgumentPlacer {
 
     init(signature: DynamicSignature, buffer: UnsafeMutableRawPointer, key: AnyKey) {
         self.signature = signature
-        self.buffer = buffer
+        unsafe self.buffer = buffer
         self.key = key
     }
 
-    var arguments: ArgumentBuffer { ArgumentBuffer(base: UnsafeRawPointer(buffer), token: ObjectIdentifier(signature.token)) }
+    var arguments: ArgumentBuffer { unsafe ArgumentBuffer(base: UnsafeRawPointer(buffer), token: ObjectIdentifier(signature.token)) }
 
     mutating func place<Argument>(_ argument: Argument) throws(InjectionError) {
         // Read the two fields the common case needs rather than copying the whole slot.
-        let pointer = buffer + signature.slots[placed].offset
+        let pointer = unsafe buffer + signature.slots[placed].offset
         if ObjectIdentifier(Argument.self) == ObjectIdentifier(signature.slots[placed].type) {
-            pointer.initializeMemory(as: Argument.self, to: argument)
+            unsafe pointer.initializeMemory(as: Argument.self, to: argument)
             placed += 1
             return
         }
         let slot = signature.slots[placed]
-        if !slot.store(argument, pointer) {
+        if unsafe !slot.store(argument, pointer) {
             throw InjectionError(
                 .argumentType(key: key, position: placed + 1, slot: slot.described,
                               passed: AnyKey.name(of: Argument.self), slots: signature.described),
@@ -176,7 +176,7 @@ struct ArgumentPlacer {
 
     func destroyPlaced() {
         for slot in signature.slots.prefix(placed) {
-            slot.destroy(buffer + slot.offset)
+            unsafe slot.destroy(buffer + slot.offset)
         }
     }
 }

@@ -21,8 +21,8 @@ import Synchronization
 /// The instance lives in memory of its own, published by an atomic pointer. Nothing here is
 /// generic over the value's type, so reading it asks the runtime for no type metadata beyond
 /// the one comparison that checks the reader's type.
-public final class InstanceStorage {
-    @usableFromInline let stored = Atomic<UnsafeMutableRawPointer?>(nil)
+@safe public final class InstanceStorage {
+    @usableFromInline let stored = unsafe Atomic<UnsafeMutableRawPointer?>(nil)
     /// The type of the instance: the type of the storage's key. A reader that asks for another
     /// type finds nothing, and a build of another type is not stored.
     @usableFromInline let valueType: ObjectIdentifier
@@ -65,7 +65,7 @@ public final class InstanceStorage {
     private var retired: UnsafeMutableRawPointer?
 
     deinit {
-        if let pointer = stored.load(ordering: .acquiring) ?? retired { destroy?(pointer) }
+        if let pointer = unsafe stored.load(ordering: .acquiring) ?? retired { unsafe destroy?(pointer) }
     }
 
     /// `true` once the instance has been built and stored.
@@ -73,21 +73,21 @@ public final class InstanceStorage {
     /// ```swift
     /// print(storage.isFilled)   // false until the first request
     /// ```
-    public var isFilled: Bool { stored.load(ordering: .acquiring) != nil }
+    public var isFilled: Bool { unsafe stored.load(ordering: .acquiring) != nil }
 
     /// Where the instance lives, once it exists; it is of type `valueType`.
     @inlinable @inline(__always)
     var instancePointer: UnsafeMutableRawPointer? {
-        stored.load(ordering: .acquiring)
+        unsafe stored.load(ordering: .acquiring)
     }
 
     /// The instance, if it has been built as a `Value`.
     @inlinable @inline(__always)
     func existing<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = stored.load(ordering: .acquiring), valueType == ObjectIdentifier(Value.self) else {
+        guard let pointer = unsafe stored.load(ordering: .acquiring), valueType == ObjectIdentifier(Value.self) else {
             return nil
         }
-        return Self.read(pointer, as: Value.self)
+        return unsafe Self.read(pointer, as: Value.self)
     }
 
     @inline(__always)
@@ -138,11 +138,11 @@ extension InstanceStorage {
     func store<Value>(_ value: Value) -> Bool {
         if sealed { return false }
         let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        pointer.initialize(to: value)
-        destroy = { raw in Self.destroy(raw, as: Value.self) }
+        unsafe pointer.initialize(to: value)
+        unsafe destroy = { raw in unsafe Self.destroy(raw, as: Value.self) }
         closable = value as? any Closable
         asyncClosable = value as? any AsyncClosable
-        stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
+        unsafe stored.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
         return true
     }
 
@@ -155,12 +155,12 @@ extension InstanceStorage {
             var closing: [ClosingValue] = []
             for storage in storages {
                 storage.sealed = true
-                guard let pointer = storage.stored.load(ordering: .acquiring) else { continue }
+                guard let pointer = unsafe storage.stored.load(ordering: .acquiring) else { continue }
                 if let value: AnyObject = storage.asyncClosable ?? storage.closable {
                     closing.append(ClosingValue(key: storage.key, value: value, creation: storage.creation))
                 }
-                storage.retired = pointer
-                storage.stored.store(nil, ordering: .releasing)
+                unsafe storage.retired = pointer
+                unsafe storage.stored.store(nil, ordering: .releasing)
             }
             return closing
         }

@@ -13,24 +13,24 @@ import Darwin
 /// every sanitizer, so apps that run their tests under ThreadSanitizer see no false reports
 /// from Sightless. It is taken only off the hot path: while a singleton is first built, and
 /// while a type is compiled on its first request.
-final class Lock {
+@safe final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        unsafe mutex = .allocate(capacity: 1)
+        unsafe mutex.initialize(to: pthread_mutex_t())
+        unsafe pthread_mutex_init(mutex, nil)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        unsafe pthread_mutex_destroy(mutex)
+        unsafe mutex.deinitialize(count: 1)
+        unsafe mutex.deallocate()
     }
 
     func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
         return try body()
     }
 }

@@ -12,7 +12,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 /// ```swift
 /// Provision(unscoped.key) { resolution in try unscoped.get(&resolution) }
 /// ```
-public struct Resolution {
+@safe public struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     @usableFromInline let borrowed: BorrowedInjector
     /// The dynamic arguments of the requested key, or `nil` when the request has none.
@@ -49,11 +49,11 @@ public struct Resolution {
     init(injector: Injector, arguments: ArgumentBuffer? = nil) throws(InjectionError) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
-        let thread = ThreadNesting.current(in: injector.threadSlot)
-        nesting = Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
-        if thread.pointee.running != 0 { try checkFrame() }
-        thread.pointee.running &+= 1
-        self.thread = thread
+        let thread = unsafe ThreadNesting.current(in: injector.threadSlot)
+        nesting = unsafe Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
+        if unsafe thread.pointee.running != 0 { try checkFrame() }
+        unsafe thread.pointee.running &+= 1
+        unsafe self.thread = thread
     }
 
     /// A request started inside another one on the same thread: it goes on from the
@@ -69,12 +69,12 @@ public struct Resolution {
     var frame: RequestFrame? { frameReference?.object }
 
     /// The injector resolving.
-    @usableFromInline var injector: Injector { borrowed.injector }
+    @usableFromInline var injector: Injector { unsafe borrowed.injector }
 
     /// The injector to hand to the value being built, as an `Injector`, a ``Resolver``'s, a
     /// `Lazy`'s or a `Factory`'s: the one that keeps it, while a storing scope builds it, else
     /// the one resolving.
-    var handedInjector: Injector { keeper?.injector ?? borrowed.injector }
+    var handedInjector: Injector { unsafe keeper?.injector ?? borrowed.injector }
 
     /// The frame of this request, published on this thread if it was not yet: called by the
     /// plans that hand out a way back into the injector (closures, providers, `Lazy`,
@@ -95,14 +95,14 @@ public struct Resolution {
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
     mutating func end() {
-        if let thread { thread.pointee.running &-= 1 }
+        if let thread = unsafe thread { unsafe thread.pointee.running &-= 1 }
         if ownsFrame { endFrame() }
     }
 
     @usableFromInline @inline(never)
     func endFrame() {
         guard let frameReference else { return }
-        frameReference.object.unpublish(from: borrowed.injector)
+        unsafe frameReference.object.unpublish(from: borrowed.injector)
         frameReference.release()
     }
 }

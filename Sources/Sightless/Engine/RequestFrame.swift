@@ -21,7 +21,7 @@ import Synchronization
 /// key they are already building. A request that hands out nothing publishes nothing and pays
 /// one atomic load.
 @usableFromInline
-final class RequestFrame {
+@safe final class RequestFrame {
     let injector: ObjectIdentifier
     /// The closure and provider bindings, and the keys requested by nested requests, being
     /// built, innermost last.
@@ -46,7 +46,7 @@ final class RequestFrame {
     private init(injector: Injector, nesting: Nesting) {
         self.injector = ObjectIdentifier(injector)
         self.nesting = nesting
-        self.hidden = RequestFrame.published
+        unsafe self.hidden = RequestFrame.published
     }
 
     /// The frame of `injector` on this thread, if one of its requests runs here.
@@ -61,18 +61,18 @@ final class RequestFrame {
     /// injector asking another one, which asks this one again).
     @usableFromInline @inline(never)
     static func lookUp(_ injector: Injector) -> RequestFrame? {
-        var address = published
-        while let current = address {
-            let frame = RequestFrame.at(current)
+        var address = unsafe published
+        while let current = unsafe address {
+            let frame = unsafe RequestFrame.at(current)
             if frame.injector == ObjectIdentifier(injector) { return frame }
-            address = frame.hidden
+            unsafe address = frame.hidden
         }
         return nil
     }
 
     /// The newest frame published on this thread, of any injector.
     static func topmost() -> RequestFrame? {
-        published.map { RequestFrame.at($0) }
+        unsafe published.map { unsafe RequestFrame.at($0) }
     }
 
     /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
@@ -81,13 +81,13 @@ final class RequestFrame {
         let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
         frame.keeper = resolution.keeper
         injector.publishedFrames.add(1, ordering: .relaxed)
-        published = frame.address
+        unsafe published = frame.address
         return frame
     }
 
     /// Ends the request that published this frame.
     func unpublish(from injector: Injector) {
-        RequestFrame.published = hidden
+        unsafe RequestFrame.published = hidden
         injector.publishedFrames.subtract(1, ordering: .relaxed)
     }
 
@@ -95,13 +95,13 @@ final class RequestFrame {
 
     private static let slot: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        unsafe pthread_key_create(&key, nil)
         return key
     }()
 
     /// The address of the frame published on this thread, or `nil`.
     private static var published: UnsafeMutableRawPointer? {
-        get { pthread_getspecific(slot) }
-        set { pthread_setspecific(slot, newValue) }
+        get { unsafe pthread_getspecific(slot) }
+        set { unsafe pthread_setspecific(slot, newValue) }
     }
 }

@@ -30,15 +30,15 @@ enum StackGuard {
     @inlinable @inline(__always)
     static func here() -> UInt {
         var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return unsafe withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     /// The lowest stack address nested building may reach on this thread, and the highest
     /// address of the thread's stack; `nil` when the stack's bounds are not known, and then
     /// nothing is checked.
     static func limits() -> StackLimits? {
-        guard let bounds = bounds(), let base = bounds.base, bounds.size > 0 else { return nil }
-        let low = UInt(bitPattern: base), size = UInt(bounds.size)
+        guard let bounds = unsafe bounds(), let base = unsafe bounds.base, unsafe bounds.size > 0 else { return nil }
+        let low = UInt(bitPattern: base), size = unsafe UInt(bounds.size)
         // A small stack (128 KiB, a secondary thread's default under musl; 64 KiB in some
         // pools) keeps half of itself free rather than going unchecked: unchecked, a recursion
         // through an injector overflows it.
@@ -66,8 +66,8 @@ enum StackGuard {
     private static func bounds() -> (base: UnsafeMutableRawPointer?, size: Int)? {
         var base: UnsafeMutableRawPointer?
         var size = 0
-        guard sightless_thread_stack(&base, &size) == 0 else { return nil }
-        return (base, size)
+        guard unsafe sightless_thread_stack(&base, &size) == 0 else { return nil }
+        return unsafe (base, size)
     }
 }
 
@@ -145,7 +145,7 @@ extension Injector {
     /// compiling, before any level checked the stack. A compile with no request running on the
     /// thread starts near the top of its stack, and is not checked.
     func checkStackForCompiling(_ key: AnyKey) throws(InjectionError) {
-        let thread = ThreadNesting.current(in: threadSlot).pointee
+        let thread = unsafe ThreadNesting.current(in: threadSlot).pointee
         guard thread.running != 0 else { return }
         var nesting = Nesting(running: thread.running, floor: thread.floor, span: thread.span)
         if let enclosing = RequestFrame.topmost() { nesting.depth = max(nesting.depth, enclosing.nesting.depth) }

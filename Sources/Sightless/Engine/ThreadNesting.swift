@@ -42,16 +42,16 @@ struct ThreadNesting {
     /// of (reading the global costs a check that it is initialized, on every request).
     @inlinable @inline(__always)
     static func current(in slot: pthread_key_t) -> UnsafeMutablePointer<ThreadNesting> {
-        if let address = pthread_getspecific(slot) { return at(address) }
-        return made(in: slot)
+        if let address = unsafe pthread_getspecific(slot) { return unsafe at(address) }
+        return unsafe made(in: slot)
     }
 
     @usableFromInline @inline(never)
     static func made(in slot: pthread_key_t) -> UnsafeMutablePointer<ThreadNesting> {
         let made = UnsafeMutablePointer<ThreadNesting>.allocate(capacity: 1)
-        made.initialize(to: ThreadNesting(limits: StackGuard.limits()))
-        pthread_setspecific(slot, made)
-        return made
+        unsafe made.initialize(to: ThreadNesting(limits: StackGuard.limits()))
+        unsafe pthread_setspecific(slot, made)
+        return unsafe made
     }
 
     /// The key of each thread's record.
@@ -60,7 +60,7 @@ struct ThreadNesting {
         #if canImport(Darwin)
         pthread_key_create(&key) { address in ThreadNesting.at(address).deallocate() }
         #else
-        pthread_key_create(&key) { address in address.map { ThreadNesting.at($0).deallocate() } }
+        unsafe pthread_key_create(&key) { address in unsafe address.map { unsafe ThreadNesting.at($0).deallocate() } }
         #endif
         return key
     }()

@@ -31,8 +31,8 @@ extension Unmanaged {
     /// returns (see `UnownedReference`, `GraphNodes`, `BorrowedInjector`).
     @inlinable @inline(__always)
     func borrowing<Result>(_ body: (Instance) throws -> Result) rethrows -> Result {
-        try withUnsafePointer(to: self) { unmanaged in
-            try unmanaged.withMemoryRebound(to: Instance.self, capacity: 1) { object in try body(object.pointee) }
+        unsafe try withUnsafePointer(to: self) { unmanaged in
+            unsafe try unmanaged.withMemoryRebound(to: Instance.self, capacity: 1) { object in unsafe try body(object.pointee) }
         }
     }
 }
@@ -47,33 +47,33 @@ extension Unmanaged {
 /// a `Factory`'s node by the table of the injector it was made by, which `make` holds (or finds
 /// released, and then reads nothing) before it reads the node.
 @usableFromInline
-struct UnownedReference<Object: AnyObject> {
+@safe struct UnownedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
     @inlinable @inline(__always)
     init(_ object: Object) {
-        unmanaged = .passUnretained(object)
+        unsafe unmanaged = .passUnretained(object)
     }
 
     /// The object, retained by the caller from here on.
     @inlinable @inline(__always)
-    var object: Object { unmanaged.takeUnretainedValue() }
+    var object: Object { unsafe unmanaged.takeUnretainedValue() }
 
     @inlinable @inline(__always)
     init(unmanaged: Unmanaged<Object>) {
-        self.unmanaged = unmanaged
+        unsafe self.unmanaged = unmanaged
     }
 
     /// Runs `body` with the object, retaining nothing.
     @inlinable @inline(__always)
     func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        try unmanaged.borrowing(body)
+        unsafe try unmanaged.borrowing(body)
     }
 
     /// Runs `body` with the object, retaining nothing; for a body that cannot throw.
     @inlinable @inline(__always)
     func reading<Result>(_ body: (Object) -> Result) -> Result {
-        unmanaged.borrowing(body)
+        unsafe unmanaged.borrowing(body)
     }
 
     /// A reference that keeps its object alive until `release()`: for an owner that cannot hold
@@ -82,14 +82,14 @@ struct UnownedReference<Object: AnyObject> {
     /// Invariant: exactly one `release()` follows, by the owner, after its last read.
     @inlinable @inline(__always)
     static func retaining(_ object: Object) -> UnownedReference {
-        UnownedReference(unmanaged: .passRetained(object))
+        unsafe UnownedReference(unmanaged: .passRetained(object))
     }
 
     /// Ends the life `retaining(_:)` gave the object.
-    func release() { unmanaged.release() }
+    func release() { unsafe unmanaged.release() }
 
     /// The object's address, to publish through an atomic or a thread's slot.
-    var address: UnsafeMutableRawPointer { unmanaged.toOpaque() }
+    var address: UnsafeMutableRawPointer { unsafe unmanaged.toOpaque() }
 
     /// The reference published at `address`.
     ///
@@ -97,7 +97,7 @@ struct UnownedReference<Object: AnyObject> {
     /// still alive.
     @inlinable @inline(__always)
     static func at(_ address: UnsafeRawPointer) -> UnownedReference {
-        UnownedReference(unmanaged: Unmanaged.fromOpaque(address))
+        unsafe UnownedReference(unmanaged: Unmanaged.fromOpaque(address))
     }
 }
 
@@ -109,20 +109,20 @@ extension UnownedReference: @unchecked Sendable where Object: Sendable {}
 /// Invariant: an injector holds its `graph` for its whole life, and the graph holds this table
 /// (`InjectorGraph.nodes`); only that injector reads it, during a call on it.
 @usableFromInline
-struct GraphNodes: Sendable {
+@safe struct GraphNodes: Sendable {
     @usableFromInline let unmanaged: Unmanaged<NodeTable>
 
     @inlinable @inline(__always)
-    init(_ graph: InjectorGraph) { unmanaged = .passUnretained(graph.nodes) }
+    init(_ graph: InjectorGraph) { unsafe unmanaged = .passUnretained(graph.nodes) }
 
     /// The table, retained by the caller from here on.
     @inlinable @inline(__always)
-    var table: NodeTable { unmanaged.takeUnretainedValue() }
+    var table: NodeTable { unsafe unmanaged.takeUnretainedValue() }
 
     /// Runs `body` with the table, retaining nothing.
     @inlinable @inline(__always)
     func reading<Result>(_ body: (NodeTable) -> Result) -> Result {
-        unmanaged.borrowing(body)
+        unsafe unmanaged.borrowing(body)
     }
 }
 
@@ -135,12 +135,12 @@ struct BorrowedInjector {
     @usableFromInline unowned(unsafe) let injector: Injector
 
     @inlinable @inline(__always)
-    init(_ injector: Injector) { self.injector = injector }
+    init(_ injector: Injector) { unsafe self.injector = injector }
 
     /// Runs `body` with the injector, retaining nothing (the request's caller keeps it alive).
     @inlinable @inline(__always)
     func reading<Result>(_ body: (Injector) -> Result) -> Result {
-        Unmanaged.passUnretained(injector).borrowing(body)
+        unsafe Unmanaged.passUnretained(injector).borrowing(body)
     }
 }
 
@@ -151,10 +151,10 @@ extension RequestFrame {
     /// made the frame and keeps it in its `Resolution`, on that thread, and the slot is restored
     /// before that request ends; only the same thread reads its slot.
     static func at(_ address: UnsafeMutableRawPointer) -> RequestFrame {
-        UnownedReference<RequestFrame>.at(address).object
+        unsafe UnownedReference<RequestFrame>.at(address).object
     }
 
-    var address: UnsafeMutableRawPointer { UnownedReference(self).address }
+    var address: UnsafeMutableRawPointer { unsafe UnownedReference(self).address }
 }
 
 // MARK: - Typed views of type-erased nodes and storages
@@ -167,7 +167,7 @@ extension AnyNode {
     @inlinable @inline(__always)
     func typed<Value>(as type: Value.Type) throws(InjectionError) -> Node<Value> {
         guard valueType == ObjectIdentifier(Value.self) else { throw nodeTypeMismatch(Value.self) }
-        return unsafeDowncast(self, to: Node<Value>.self)
+        return unsafe unsafeDowncast(self, to: Node<Value>.self)
     }
 
     /// This node as a `Node<Value>`, without comparing types.
@@ -176,7 +176,7 @@ extension AnyNode {
     /// `NodeIndex` indexes a node only under the type it produces (checked when it is built).
     @inlinable @inline(__always)
     func typedVerified<Value>(as type: Value.Type) -> Node<Value> {
-        unsafeDowncast(self, to: Node<Value>.self)
+        unsafe unsafeDowncast(self, to: Node<Value>.self)
     }
 
     @usableFromInline @inline(never)
@@ -193,14 +193,14 @@ extension InstanceStorage {
     /// made by `typed(as:)` after comparing `valueType`, or compares it itself.
     @inlinable @inline(__always)
     static func read<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) -> Value {
-        pointer.assumingMemoryBound(to: Value.self).pointee
+        unsafe pointer.assumingMemoryBound(to: Value.self).pointee
     }
 
     /// Frees an instance stored by `store`.
     static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
-        let typed = pointer.assumingMemoryBound(to: Value.self)
-        typed.deinitialize(count: 1)
-        typed.deallocate()
+        let typed = unsafe pointer.assumingMemoryBound(to: Value.self)
+        unsafe typed.deinitialize(count: 1)
+        unsafe typed.deallocate()
     }
 }
 
@@ -213,8 +213,8 @@ extension InstanceStorage {
     /// indexes a node only under the type it produces.
     @inlinable @inline(__always)
     func existingVerified<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = instancePointer else { return nil }
-        return Self.read(pointer, as: Value.self)
+        guard let pointer = unsafe instancePointer else { return nil }
+        return unsafe Self.read(pointer, as: Value.self)
     }
 }
 
@@ -227,7 +227,7 @@ extension ArgumentBuffer {
     /// laid out for another node throws instead of reading them.
     @inlinable @inline(__always)
     func read<Value>(at offset: Int, as type: Value.Type) -> Value {
-        (base + offset).assumingMemoryBound(to: Value.self).pointee
+        unsafe (base + offset).assumingMemoryBound(to: Value.self).pointee
     }
 
     /// Places an argument of a request's fast path (`Injector.runPlacing`, and
@@ -237,7 +237,7 @@ extension ArgumentBuffer {
     /// slot's offset).
     @inlinable @inline(__always)
     static func place<Value>(_ value: Value, at pointer: UnsafeMutableRawPointer) {
-        pointer.initializeMemory(as: Value.self, to: value)
+        unsafe pointer.initializeMemory(as: Value.self, to: value)
     }
 
     /// Destroys an argument placed by `place(_:at:)`.
@@ -249,12 +249,12 @@ extension ArgumentBuffer {
     /// reads the arguments after).
     @inlinable @inline(__always)
     static func destroyPlaced<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
-        _ = pointer.assumingMemoryBound(to: Value.self).move()
+        _ = unsafe pointer.assumingMemoryBound(to: Value.self).move()
     }
 
     /// Destroys the argument at `offset`, placed there as a `Value` by `ArgumentPlacer`.
     static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
-        _ = pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        _ = unsafe pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
 }
 
@@ -271,7 +271,7 @@ extension PlanCursor {
         _ reference: UnownedReference<AnyPlanBox>, as type: Value.Type,
         _ body: (PlanBox<Value>) throws -> Result
     ) throws -> Result {
-        try reference.unmanaged.borrowing { box in try body(unsafeDowncast(box, to: PlanBox<Value>.self)) }
+        unsafe try reference.unmanaged.borrowing { box in unsafe try body(unsafeDowncast(box, to: PlanBox<Value>.self)) }
     }
 }
 
@@ -283,7 +283,7 @@ extension PlanCursor {
 /// word; existential types have kind 0x303 (`Existential`) or 0x307 (`ExtendedExistential`).
 /// Class metadata begins with 0 or an isa pointer, never one of these small values.
 func isExistential(_ type: Any.Type) -> Bool {
-    let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
+    let kind = unsafe unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
     return kind == 0x303 || kind == 0x307
 }
 
@@ -332,7 +332,7 @@ extension ThreadNesting {
     /// `made()` allocated and initialized for this thread, freed only when the thread exits.
     @inlinable @inline(__always)
     static func at(_ address: UnsafeMutableRawPointer) -> UnsafeMutablePointer<ThreadNesting> {
-        address.assumingMemoryBound(to: ThreadNesting.self)
+        unsafe address.assumingMemoryBound(to: ThreadNesting.self)
     }
 }
 
@@ -345,17 +345,17 @@ extension ChildValues {
     /// fits `inline` (`ProvidedLayout.fitsInline`).
     @inlinable @inline(__always)
     mutating func move<Values>(_ values: consuming Values) {
-        if let heap {
-            Self.initialize(heap, to: values)
+        if let heap = unsafe heap {
+            unsafe Self.initialize(heap, to: values)
         } else {
-            Self.initialize(&inline, to: values)
+            unsafe Self.initialize(&inline, to: values)
         }
     }
 
     /// Moves `values` to `base`: the memory of `heap`, or of `inline` for the duration of the call.
     @inlinable @inline(__always)
     static func initialize<Values>(_ base: UnsafeMutableRawPointer, to values: consuming Values) {
-        base.assumingMemoryBound(to: Values.self).initialize(to: values)
+        unsafe base.assumingMemoryBound(to: Values.self).initialize(to: values)
     }
 
     /// The value lying at `offset`.
@@ -367,8 +367,8 @@ extension ChildValues {
     /// the child does.
     @inlinable @inline(__always)
     func value<Value>(atOffset offset: Int, as type: Value.Type) -> Value {
-        if let heap { return (heap + offset).assumingMemoryBound(to: Value.self).pointee }
-        return withUnsafeBytes(of: inline) { inline in inline.load(fromByteOffset: offset, as: Value.self) }
+        if let heap = unsafe heap { return unsafe (heap + offset).assumingMemoryBound(to: Value.self).pointee }
+        return unsafe withUnsafeBytes(of: inline) { inline in unsafe inline.load(fromByteOffset: offset, as: Value.self) }
     }
 
     /// The value at `index`.
@@ -378,7 +378,7 @@ extension ChildValues {
     /// a `Value`.
     @inlinable @inline(__always)
     func value<Value>(at index: Int, as type: Value.Type) -> Value {
-        value(atOffset: layoutReference.unsafelyUnwrapped.reading { $0.positions[index].offset }, as: Value.self)
+        unsafe value(atOffset: layoutReference.unsafelyUnwrapped.reading { unsafe $0.positions[index].offset }, as: Value.self)
     }
 
     /// Releases the `count` class references lying in place, one per word of `inline`.
@@ -387,11 +387,11 @@ extension ChildValues {
     /// their own `count` (0, or all of them once placed) and `inline`: word `i` of `inline`, for
     /// each `i` below `count`, holds one strong reference to a class instance.
     static func releaseReferences(_ count: Int, in inline: Inline) {
-        withUnsafeBytes(of: inline) { words in
+        unsafe withUnsafeBytes(of: inline) { words in
             for index in 0..<count {
-                let word = words.load(fromByteOffset: index * MemoryLayout<UInt>.stride, as: UInt.self)
-                guard let address = UnsafeRawPointer(bitPattern: word) else { continue }
-                Unmanaged<AnyObject>.fromOpaque(address).release()
+                let word = unsafe words.load(fromByteOffset: index * MemoryLayout<UInt>.stride, as: UInt.self)
+                guard let address = unsafe UnsafeRawPointer(bitPattern: word) else { continue }
+                unsafe Unmanaged<AnyObject>.fromOpaque(address).release()
             }
         }
     }
@@ -403,11 +403,11 @@ extension ChildValues {
     /// the same values, each movable by copying its bytes.
     static func destroy(_ layout: ProvidedLayout, inline: Inline, heap: UnsafeMutableRawPointer?) {
         guard let tuple = layout.tuple else { return }
-        if let heap { return tuple.destroy(heap) }
+        if let heap = unsafe heap { return unsafe tuple.destroy(heap) }
         var inline = inline
-        withUnsafeMutableBytes(of: &inline) { inline in
+        unsafe withUnsafeMutableBytes(of: &inline) { inline in
             guard let base = inline.baseAddress else { return }
-            tuple.destroy(base)
+            unsafe tuple.destroy(base)
         }
     }
 
@@ -415,7 +415,7 @@ extension ChildValues {
     /// destroyer with the tuple's type, and `deinit` calls it only once the tuple is placed).
     @inlinable
     static func destroy<Value>(_ address: UnsafeMutableRawPointer, as type: Value.Type) {
-        _ = address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        _ = unsafe address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
 }
 
@@ -446,28 +446,28 @@ struct LazyLifecycle: ~Copyable {
     func get(_ make: () -> InjectorLifecycle) -> InjectorLifecycle {
         if let existing { return existing }
         let made = make()
-        let candidate = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+        let candidate = unsafe UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
         let (stored, original) = address.compareExchange(expected: 0, desired: candidate, ordering: .sequentiallyConsistent)
         if stored { return made }
         made.leaveParent()
-        Self.object(at: candidate)?.release()
-        return Self.object(at: original)?.takeUnretainedValue() ?? made
+        unsafe Self.object(at: candidate)?.release()
+        return unsafe Self.object(at: original)?.takeUnretainedValue() ?? made
     }
 
     /// The lifecycle, if a thread made it.
     var existing: InjectorLifecycle? {
-        Self.object(at: address.load(ordering: .acquiring))?.takeUnretainedValue()
+        unsafe Self.object(at: address.load(ordering: .acquiring))?.takeUnretainedValue()
     }
 
     /// The injector is released: its lifecycle leaves its parent's.
     deinit {
-        guard let lifecycle = Self.object(at: address.load(ordering: .acquiring)) else { return }
-        lifecycle.takeUnretainedValue().leaveParent()
-        lifecycle.release()
+        guard let lifecycle = unsafe Self.object(at: address.load(ordering: .acquiring)) else { return }
+        unsafe lifecycle.takeUnretainedValue().leaveParent()
+        unsafe lifecycle.release()
     }
 
     private static func object(at address: UInt) -> Unmanaged<InjectorLifecycle>? {
-        UnsafeRawPointer(bitPattern: address).map { Unmanaged<InjectorLifecycle>.fromOpaque($0) }
+        unsafe UnsafeRawPointer(bitPattern: address).map { unsafe Unmanaged<InjectorLifecycle>.fromOpaque($0) }
     }
 }
 
@@ -530,7 +530,7 @@ extension AsyncBuild {
     @inlinable @inline(__always)
     static func sent<Arguments>(_ arguments: Arguments) -> sending Arguments {
         nonisolated(unsafe) let arguments = arguments
-        return arguments
+        return unsafe arguments
     }
 }
 
@@ -585,15 +585,15 @@ extension Prefetched {
     /// Room for `capacity` values, none awaited yet: one allocation.
     static func make(capacity: Int) -> Prefetched {
         let buffer = create(minimumCapacity: max(capacity, 1)) { _ in PrefetchedHeader(capacity: capacity) }
-        return unsafeDowncast(buffer, to: Prefetched.self)
+        return unsafe unsafeDowncast(buffer, to: Prefetched.self)
     }
 
     /// Adds the value awaited next; one more than `capacity` is dropped.
     func append(_ entry: Entry) {
-        withUnsafeMutablePointers { header, entries in
-            guard header.pointee.count < header.pointee.capacity else { return }
-            (entries + header.pointee.count).initialize(to: entry)
-            header.pointee.count += 1
+        unsafe withUnsafeMutablePointers { header, entries in
+            guard unsafe header.pointee.count < header.pointee.capacity else { return }
+            unsafe (entries + header.pointee.count).initialize(to: entry)
+            unsafe header.pointee.count += 1
         }
     }
 
@@ -602,20 +602,20 @@ extension Prefetched {
     /// looked up at run time.
     @usableFromInline
     func take(_ key: AnyKey) -> Any? {
-        withUnsafeMutablePointers { header, entries in
-            var index = header.pointee.first
-            while index < header.pointee.count {
-                if !entries[index].isTaken, entries[index].key == key {
-                    entries[index].isTaken = true
-                    if index == header.pointee.first {
-                        header.pointee.first += 1
-                        while header.pointee.first < header.pointee.count, entries[header.pointee.first].isTaken {
-                            header.pointee.first += 1
+        unsafe withUnsafeMutablePointers { header, entries in
+            var index = unsafe header.pointee.first
+            while unsafe index < header.pointee.count {
+                if unsafe !entries[index].isTaken, unsafe entries[index].key == key {
+                    unsafe entries[index].isTaken = true
+                    if unsafe index == header.pointee.first {
+                        unsafe header.pointee.first += 1
+                        while unsafe header.pointee.first < header.pointee.count, unsafe entries[header.pointee.first].isTaken {
+                            unsafe header.pointee.first += 1
                         }
                     }
                     // Moved out, not copied: the plan that takes it owns it, and a copy would be
                     // retained here and released once the plan has cast it.
-                    return Self.moveValue(out: entries + index)
+                    return unsafe Self.moveValue(out: entries + index)
                 }
                 index += 1
             }
@@ -625,16 +625,16 @@ extension Prefetched {
 
     /// Destroys the entries awaited; from `deinit`.
     func destroyEntries() {
-        withUnsafeMutablePointers { header, entries in
-            _ = entries.deinitialize(count: header.pointee.count)
+        unsafe withUnsafeMutablePointers { header, entries in
+            _ = unsafe entries.deinitialize(count: header.pointee.count)
         }
     }
 
     /// Moves the value out of a taken entry, leaving `()` in its place (trivially destroyed).
     private static func moveValue(out entry: UnsafeMutablePointer<Entry>) -> Any {
-        withUnsafeMutablePointer(to: &entry.pointee.value) { value in
-            let taken = value.move()
-            value.initialize(to: ())
+        unsafe withUnsafeMutablePointer(to: &entry.pointee.value) { value in
+            let taken = unsafe value.move()
+            unsafe value.initialize(to: ())
             return taken
         }
     }
@@ -660,11 +660,11 @@ extension Prefetched {
         let word = MemoryLayout<Int>.size
         guard MemoryLayout<Value>.size <= 3 * word, MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment,
               isMovableByBytes(Value.self) else { return false }
-        let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
+        let metadata = unsafe unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
         // `as Any` keeps the existential closed: passed as it is, it would be opened, and the
         // bytes would be those of the value it holds.
-        return withUnsafeBytes(of: value as Any) { bytes in
-            bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self) == metadata
+        return unsafe withUnsafeBytes(of: value as Any) { bytes in
+            unsafe bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self) == metadata
         }
     }
 
@@ -673,7 +673,7 @@ extension Prefetched {
     /// Invariant: `holdsInPlace(value, exactly: Value.self)` is `true`.
     @inlinable @inline(__always)
     static func readInPlace<Value>(_ value: Any, as type: Value.Type) -> Value {
-        withUnsafeBytes(of: value as Any) { bytes in bytes.load(as: Value.self) }
+        unsafe withUnsafeBytes(of: value as Any) { bytes in unsafe bytes.load(as: Value.self) }
     }
 }
 
@@ -691,7 +691,7 @@ extension Outcomes: @unchecked Sendable {}
 /// it has its answer.
 func runOnMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> Result {
     try withoutActuallyEscaping(body) { body in
-        try unsafeBitCast(body, to: (() throws -> Result).self)()
+        unsafe try unsafeBitCast(body, to: (() throws -> Result).self)()
     }
 }
 
@@ -705,5 +705,5 @@ func runOnMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> 
 func mainActorKeyPath<Root, Value>(
     _ keyPath: ReferenceWritableKeyPath<Root, Value>
 ) -> ReferenceWritableKeyPath<Root, Value> & Sendable {
-    unsafeBitCast(keyPath, to: (ReferenceWritableKeyPath<Root, Value> & Sendable).self)
+    unsafe unsafeBitCast(keyPath, to: (ReferenceWritableKeyPath<Root, Value> & Sendable).self)
 }
