@@ -307,9 +307,6 @@ extension Node: @unchecked Sendable {}
 extension AnyPlanBox: @unchecked Sendable {}
 extension PlanBox: @unchecked Sendable {}
 
-/// Invariant: the mutex is created in `init`, destroyed in `deinit`, and only ever used through
-/// `pthread_mutex_lock`/`unlock`, which are thread-safe.
-extension Lock: @unchecked Sendable {}
 
 /// Invariant: `stored` is an atomic; `builder`, `awaitedBuild`, `sealed` and `destroy` are read
 /// and written only under the lock of the injector's `BuildCoordinator` (`destroy` also in
@@ -321,9 +318,6 @@ extension Lock: @unchecked Sendable {}
 extension InstanceStorage: @unchecked Sendable {}
 
 
-/// Invariant: `waiting` is touched only under `mutex`; the mutex and condition are created in
-/// `init` and destroyed in `deinit`.
-extension BuildCoordinator: @unchecked Sendable {}
 
 extension ThreadNesting {
     /// The thread's count at `address`.
@@ -471,8 +465,6 @@ struct LazyLifecycle: ~Copyable {
     }
 }
 
-/// Invariant: `storage` is read and written only under `lock`.
-extension LockedDictionary: @unchecked Sendable where Lookup: Sendable, Stored: Sendable {}
 
 /// Invariant: `provisions`, `kept`, `children`, `registrations` and `closed` are read and
 /// written only under `lock`, `slot` and `order` only under the parent's; `table` and `parent`
