@@ -31,7 +31,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     @usableFromInline var keeper: Keeper?
     /// For a request with no frame to go on from, the count of such requests on this thread,
     /// which it is one of until it ends; see `ThreadNesting`.
-    @usableFromInline var thread: UnsafeMutablePointer<ThreadNesting>?
+    @usableFromInline var thread: ThreadNestingCell?
     /// In the section of a node that awaited its dependencies, the values awaited for them,
     /// which their synchronous plans take (see `AsyncSection`, which keeps them alive while the
     /// section runs); `nil` elsewhere. Held without reference counting, so that a synchronous
@@ -49,11 +49,12 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     init(injector: Injector, arguments: ArgumentBuffer? = nil) throws(InjectionError) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
-        let thread = unsafe ThreadNesting.current(in: injector.threadSlot)
-        nesting = unsafe Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
-        if unsafe thread.pointee.running != 0 { try checkFrame() }
-        unsafe thread.pointee.running &+= 1
-        unsafe self.thread = thread
+        let thread = ThreadNestingCell.current(in: injector.threadSlot)
+        let record = thread.record
+        nesting = Nesting(running: record.running, floor: record.floor, span: record.span)
+        if record.running != 0 { try checkFrame() }
+        thread.enter()
+        self.thread = thread
     }
 
     /// A request started inside another one on the same thread: it goes on from the
@@ -95,7 +96,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
     mutating func end() {
-        if let thread = unsafe thread { unsafe thread.pointee.running &-= 1 }
+        thread?.leave()
         if ownsFrame { endFrame() }
     }
 

@@ -21,7 +21,7 @@ import Synchronization
 /// key they are already building. A request that hands out nothing publishes nothing and pays
 /// one atomic load.
 @usableFromInline
-@safe final class RequestFrame {
+final class RequestFrame {
     let injector: ObjectIdentifier
     /// The closure and provider bindings, and the keys requested by nested requests, being
     /// built, innermost last.
@@ -41,12 +41,12 @@ import Synchronization
     /// awaits for it): where the `observedPath` of a section's frame begins.
     @TaskLocal static var awaitedPath: [AnyKey] = []
     /// The frame this one hides (of another injector), restored when this one ends.
-    private let hidden: UnsafeMutableRawPointer?
+    private let hidden: UnownedReference<RequestFrame>?
 
     private init(injector: Injector, nesting: Nesting) {
         self.injector = ObjectIdentifier(injector)
         self.nesting = nesting
-        unsafe self.hidden = RequestFrame.published
+        self.hidden = PublishedFrame.newest
     }
 
     /// The frame of `injector` on this thread, if one of its requests runs here.
@@ -61,18 +61,18 @@ import Synchronization
     /// injector asking another one, which asks this one again).
     @usableFromInline @inline(never)
     static func lookUp(_ injector: Injector) -> RequestFrame? {
-        var address = unsafe published
-        while let current = unsafe address {
-            let frame = unsafe RequestFrame.at(current)
+        var reference = PublishedFrame.newest
+        while let current = reference {
+            let frame = current.object
             if frame.injector == ObjectIdentifier(injector) { return frame }
-            unsafe address = frame.hidden
+            reference = frame.hidden
         }
         return nil
     }
 
     /// The newest frame published on this thread, of any injector.
     static func topmost() -> RequestFrame? {
-        unsafe published.map { unsafe RequestFrame.at($0) }
+        PublishedFrame.newest?.object
     }
 
     /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
@@ -81,27 +81,13 @@ import Synchronization
         let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
         frame.keeper = resolution.keeper
         injector.publishedFrames.add(1, ordering: .relaxed)
-        unsafe published = frame.address
+        PublishedFrame.newest = UnownedReference(frame)
         return frame
     }
 
     /// Ends the request that published this frame.
     func unpublish(from injector: Injector) {
-        unsafe RequestFrame.published = hidden
+        PublishedFrame.newest = hidden
         injector.publishedFrames.subtract(1, ordering: .relaxed)
-    }
-
-    // MARK: - The thread's slot
-
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        unsafe pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// The address of the frame published on this thread, or `nil`.
-    private static var published: UnsafeMutableRawPointer? {
-        get { unsafe pthread_getspecific(slot) }
-        set { unsafe pthread_setspecific(slot, newValue) }
     }
 }

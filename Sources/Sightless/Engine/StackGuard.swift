@@ -145,7 +145,7 @@ extension Injector {
     /// compiling, before any level checked the stack. A compile with no request running on the
     /// thread starts near the top of its stack, and is not checked.
     func checkStackForCompiling(_ key: AnyKey) throws(InjectionError) {
-        let thread = unsafe ThreadNesting.current(in: threadSlot).pointee
+        let thread = ThreadNestingCell.current(in: threadSlot).record
         guard thread.running != 0 else { return }
         var nesting = Nesting(running: thread.running, floor: thread.floor, span: thread.span)
         if let enclosing = RequestFrame.topmost() { nesting.depth = max(nesting.depth, enclosing.nesting.depth) }

@@ -144,19 +144,6 @@ struct BorrowedInjector {
     }
 }
 
-extension RequestFrame {
-    /// The frame published at `address`.
-    ///
-    /// Invariant: a frame's address is published in a thread's slot only by the request that
-    /// made the frame and keeps it in its `Resolution`, on that thread, and the slot is restored
-    /// before that request ends; only the same thread reads its slot.
-    static func at(_ address: UnsafeMutableRawPointer) -> RequestFrame {
-        unsafe UnownedReference<RequestFrame>.at(address).object
-    }
-
-    var address: UnsafeMutableRawPointer { unsafe UnownedReference(self).address }
-}
-
 // MARK: - Typed views of type-erased nodes and storages
 
 extension AnyNode {
@@ -318,17 +305,6 @@ extension PlanBox: @unchecked Sendable {}
 extension InstanceStorage: @unchecked Sendable {}
 
 
-
-extension ThreadNesting {
-    /// The thread's count at `address`.
-    ///
-    /// Invariant: the thread's slot holds nothing or the address of the `ThreadNesting` that
-    /// `made()` allocated and initialized for this thread, freed only when the thread exits.
-    @inlinable @inline(__always)
-    static func at(_ address: UnsafeMutableRawPointer) -> UnsafeMutablePointer<ThreadNesting> {
-        unsafe address.assumingMemoryBound(to: ThreadNesting.self)
-    }
-}
 
 extension ChildValues {
     /// Moves `values`, the tuple of all the layout's values, in place or to `heap`.
