@@ -23,7 +23,7 @@ struct Keeper {
     /// `true` while the value being built is kept for the injector's whole life.
     let weakly: Bool
 
-    var injector: Injector { unsafe borrowed.injector }
+    var injector: Injector { borrowed.injector }
 
     init(_ injector: Injector, weakly: Bool) {
         self.borrowed = BorrowedInjector(injector)

@@ -70,12 +70,12 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     var frame: RequestFrame? { frameReference?.object }
 
     /// The injector resolving.
-    @usableFromInline var injector: Injector { unsafe borrowed.injector }
+    @usableFromInline var injector: Injector { borrowed.injector }
 
     /// The injector to hand to the value being built, as an `Injector`, a ``Resolver``'s, a
     /// `Lazy`'s or a `Factory`'s: the one that keeps it, while a storing scope builds it, else
     /// the one resolving.
-    var handedInjector: Injector { unsafe keeper?.injector ?? borrowed.injector }
+    var handedInjector: Injector { keeper?.injector ?? borrowed.injector }
 
     /// The frame of this request, published on this thread if it was not yet: called by the
     /// plans that hand out a way back into the injector (closures, providers, `Lazy`,
@@ -103,7 +103,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     @usableFromInline @inline(never)
     func endFrame() {
         guard let frameReference else { return }
-        unsafe frameReference.object.unpublish(from: borrowed.injector)
+        frameReference.object.unpublish(from: borrowed.injector)
         frameReference.release()
     }
 }
