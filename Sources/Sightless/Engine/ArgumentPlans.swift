@@ -26,59 +26,6 @@ final class PlanBox<Value>: AnyPlanBox {
     }
 }
 
-/// The linked argument plans of an initializer; read without reference counting.
-@usableFromInline
-@safe final class FrozenPlans {
-    let boxes: [AnyPlanBox]
-    @usableFromInline let count: Int
-    @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
-
-    init(_ boxes: [AnyPlanBox]) {
-        self.boxes = boxes
-        count = boxes.count
-        unsafe base = .allocate(capacity: max(boxes.count, 1))
-        for (index, box) in boxes.enumerated() {
-            unsafe (base + index).initialize(to: UnownedReference(box))
-        }
-    }
-
-    deinit {
-        unsafe base.deinitialize(count: boxes.count)
-        unsafe base.deallocate()
-    }
-
-    /// Whether the boxes are plans of these types, in this order.
-    func matches(_ types: [ObjectIdentifier]) -> Bool {
-        boxes.count == types.count && zip(boxes, types).allSatisfy { box, type in box.valueType == type }
-    }
-}
-
-/// Runs the argument plans of one request in order.
-@usableFromInline
-@safe struct PlanCursor {
-    @usableFromInline let base: UnsafeMutablePointer<UnownedReference<AnyPlanBox>>
-    @usableFromInline let count: Int
-    @usableFromInline var index = 0
-
-    @inlinable @inline(__always)
-    init(_ plans: FrozenPlans) {
-        unsafe base = plans.base
-        count = plans.count
-    }
-
-    /// Runs the next plan; an existing instance of a storing scope is read here, specialized
-    /// for its type.
-    @inlinable @inline(__always)
-    mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
-        let reference = unsafe base[index]
-        index += 1
-        return try Self.withBox(reference, as: Value.self) { box in
-            if let value = box.storage?.existingVerified(as: Value.self) { return value }
-            return try box.plan(&resolution)
-        }
-    }
-}
-
 /// The error of an argument plan that is not of its argument's type, made out of line so that
 /// the inlined request path stays small.
 @usableFromInline @inline(never)
