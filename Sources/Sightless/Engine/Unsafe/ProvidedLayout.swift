@@ -85,3 +85,7 @@ struct ProvidedPosition {
         }
     }
 }
+
+/// Invariant: `positions` is allocated and initialized in `init`, never written afterwards,
+/// and freed in `deinit`; the positions hold offsets, types and `Sendable` destroyers.
+extension ProvidedLayout: @unchecked Sendable {}
