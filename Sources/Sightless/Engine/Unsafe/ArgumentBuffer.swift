@@ -1,3 +1,23 @@
+/// The dynamic arguments of one request, placed by `ArgumentPlacer` (or by a request's fast
+/// path) in memory the request owns, and read by the plans of the requested node.
+///
+/// Invariant: `base` points to memory the request that made the buffer allocated (on its stack
+/// or the heap), sized and aligned by the signature whose token is `token`, and frees only
+/// after every plan reading it has returned; a plan reads it only after comparing `token` with
+/// its own signature's (`DynamicSlot.read`).
+@usableFromInline
+@safe struct ArgumentBuffer {
+    @usableFromInline let base: UnsafeRawPointer
+    /// The identity of the signature that laid the arguments out.
+    @usableFromInline let token: ObjectIdentifier
+
+    @usableFromInline
+    init(base: UnsafeRawPointer, token: ObjectIdentifier) {
+        unsafe self.base = base
+        self.token = token
+    }
+}
+
 extension ArgumentBuffer {
     /// Reads the dynamic argument at `offset`.
     ///
