@@ -51,9 +51,12 @@ extension Locked where State == Void {
     /// A lock guarding state its owner keeps beside it, under the owner's invariant.
     convenience init() { self.init(()) }
 
-    /// Runs `body` under the lock.
+    /// Runs `body` under the lock, with no access to `state`, which holds nothing: an access to
+    /// that empty value was reported by ThreadSanitizer, at the cell's own address, as racing.
     func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        try withLock { (_: inout Void) throws(Failure) -> Result in try body() }
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
+        return try body()
     }
 }
 
