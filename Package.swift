@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "SightlessSample", targets: ["SightlessSample"]),
     ],
     targets: [
-        .target(name: "Sightless", dependencies: ["CSightlessStack"]),
+        .target(name: "Sightless", dependencies: ["CSightlessStack"],
+                swiftSettings: [.strictMemorySafety()]),
         // What the stack guard needs of the C library that its Swift module does not export.
         .target(name: "CSightlessStack"),
         .executableTarget(name: "SightlessSample", dependencies: ["Sightless"]),

@@ -192,8 +192,8 @@ extension Injector {
             throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
         }
         let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { base.deallocate() }
-        var placer = ArgumentPlacer(signature: signature, buffer: base, key: key)
+        defer { unsafe base.deallocate() }
+        var placer = unsafe ArgumentPlacer(signature: signature, buffer: base, key: key)
         defer { placer.destroyPlaced() }
         repeat try placer.place(each arguments)
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
@@ -216,7 +216,7 @@ extension Injector {
         _ type: Value.Type, name: String?, synchronously: () throws(InjectionError) -> Value,
         match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void
     ) async throws(InjectionError) -> Value? {
-        try await awaitedRequestPlacing(
+        unsafe try await awaitedRequestPlacing(
             Value.self, name: name, found: nil, synchronously: { (_) throws(InjectionError) in try synchronously() },
             matches: { signature in
                 var matcher = SlotMatcher(signature.types)
@@ -224,11 +224,11 @@ extension Injector {
                 return matcher.matches && matcher.index == signature.types.count
             },
             place: { base, signature in
-                var placer = SlotPlacer(base: base, offsets: signature.offsets)
+                var placer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
                 place(&placer)
             },
             destroy: { base, signature in
-                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
+                var destroyer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
                 destroy(&destroyer)
             })
     }
@@ -241,7 +241,7 @@ extension Injector {
         _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?, arguments: repeat each Argument
     ) async throws(InjectionError) -> Value? {
         typealias Arguments = (repeat each Argument)
-        return try await awaitedRequestPlacing(
+        return unsafe try await awaitedRequestPlacing(
             Value.self, name: name, found: known,
             synchronously: { (found) throws(InjectionError) in
                 try requestPlacing(Value.self, name: name, found: found, arguments: repeat each arguments)
@@ -249,8 +249,8 @@ extension Injector {
             matches: { signature in
                 signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
             },
-            place: { base, _ in ArgumentBuffer.place((repeat each arguments), at: base) },
-            destroy: { base, _ in ArgumentBuffer.destroyPlaced(base, as: Arguments.self) })
+            place: { base, _ in unsafe ArgumentBuffer.place((repeat each arguments), at: base) },
+            destroy: { base, _ in unsafe ArgumentBuffer.destroyPlaced(base, as: Arguments.self) })
     }
 
     /// What both forms share: the node found (`known`, else probed), run `synchronously` when it
@@ -271,10 +271,10 @@ extension Injector {
         let node = try found.object.typed(as: Value.self)
         guard let signature = node.signature, matches(signature) else { return nil }
         let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { base.deallocate() }
-        place(base, signature)
-        defer { destroy(base, signature) }
-        return try await awaitPlaced(
+        defer { unsafe base.deallocate() }
+        unsafe place(base, signature)
+        defer { unsafe destroy(base, signature) }
+        return unsafe try await awaitPlaced(
             node, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity),
             key: AnyKey(type: Value.self, name: name))
     }

@@ -31,12 +31,8 @@ extension Injector {
               signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
         else { return nil }
         var storage = InlineArguments.zero
-        return try withUnsafeMutableBytes(of: &storage.words) { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            ArgumentBuffer.place((repeat each arguments), at: base)
-            defer { ArgumentBuffer.destroyPlaced(base, as: Arguments.self) }
-            var resolution = try Resolution(
-                injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
+        return try storage.withTuple((repeat each arguments), token: signature.tokenIdentity) { arguments in
+            var resolution = try Resolution(injector: self, arguments: arguments)
             defer { resolution.end() }
             return try node.plan(&resolution)
         }
@@ -126,16 +122,10 @@ extension Injector {
         match(&matcher)
         guard matcher.matches, matcher.index == signature.types.count else { return nil }
         var storage = InlineArguments.zero
-        return try withUnsafeMutableBytes(of: &storage.words) { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var placer = SlotPlacer(base: base, offsets: signature.offsets)
-            place(&placer)
-            defer {
-                var destroyer = SlotPlacer(base: base, offsets: signature.offsets)
-                destroy(&destroyer)
-            }
-            var resolution = try Resolution(
-                injector: self, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
+        return try storage.withSlots(
+            offsets: signature.offsets, token: signature.tokenIdentity, place: place, destroy: destroy
+        ) { arguments in
+            var resolution = try Resolution(injector: self, arguments: arguments)
             defer { resolution.end() }
             return try node.plan(&resolution)
         }
@@ -188,45 +178,5 @@ struct SlotMatcher {
     mutating func match<Argument>(_ type: Argument.Type) {
         matches = matches && index < types.count && types[index] == ObjectIdentifier(type)
         index &+= 1
-    }
-}
-
-/// Places a request's arguments at their slots' offsets, in order, or destroys them.
-@usableFromInline
-struct SlotPlacer {
-    @usableFromInline let base: UnsafeMutableRawPointer
-    @usableFromInline let offsets: [Int]
-    @usableFromInline var index = 0
-
-    @inlinable @inline(__always)
-    init(base: UnsafeMutableRawPointer, offsets: [Int]) {
-        self.base = base
-        self.offsets = offsets
-    }
-
-    @inlinable @inline(__always)
-    mutating func place<Argument>(_ argument: Argument) {
-        ArgumentBuffer.place(argument, at: base + offsets[index])
-        index &+= 1
-    }
-
-    @inlinable @inline(__always)
-    mutating func destroy<Argument>(_ type: Argument.Type) {
-        ArgumentBuffer.destroyPlaced(base + offsets[index], as: Argument.self)
-        index &+= 1
-    }
-}
-
-/// A request's dynamic arguments on the stack: 64 bytes, 8-aligned.
-@usableFromInline
-struct InlineArguments {
-    @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-
-    @inlinable
-    static var zero: InlineArguments { InlineArguments(words: (0, 0, 0, 0, 0, 0, 0, 0)) }
-
-    @inlinable
-    init(words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) {
-        self.words = words
     }
 }

@@ -38,58 +38,6 @@ final class PlanBox<Value>: AnyPlanBox {
     }
 }
 
-/// The linked argument plans of an initializer; read without reference counting.
-@usableFromInline
-final class FrozenPlans {
-    let boxes: [AnyPlanBox]
-    @usableFromInline let count: Int
-    @usableFromInline let base: UnsafeMutablePointer<PlanEntry>
-
-    init(_ boxes: [AnyPlanBox]) {
-        self.boxes = boxes
-        count = boxes.count
-        base = .allocate(capacity: max(boxes.count, 1))
-        for (index, box) in boxes.enumerated() {
-            (base + index).initialize(to: PlanEntry(box: UnownedReference(box), instance: box.instance))
-        }
-    }
-
-    deinit {
-        base.deinitialize(count: boxes.count)
-        base.deallocate()
-    }
-
-    /// Whether the boxes are plans of these types, in this order.
-    func matches(_ types: [ObjectIdentifier]) -> Bool {
-        boxes.count == types.count && zip(boxes, types).allSatisfy { box, type in box.valueType == type }
-    }
-}
-
-/// Runs the argument plans of one request in order.
-@usableFromInline
-struct PlanCursor {
-    @usableFromInline let base: UnsafeMutablePointer<PlanEntry>
-    @usableFromInline let count: Int
-    @usableFromInline var index = 0
-
-    @inlinable @inline(__always)
-    init(_ plans: FrozenPlans) {
-        base = plans.base
-        count = plans.count
-    }
-
-    /// Runs the next plan; an existing instance of a storing scope is read here, specialized
-    /// for its type.
-    @inlinable @inline(__always)
-    mutating func next<Value>(_ resolution: inout Resolution, as type: Value.Type) throws -> Value {
-        let entry = base[index]
-        index += 1
-        // A kept argument is read from its cell, with the box neither retained nor borrowed.
-        if let value = entry.instance?.existingVerified(as: Value.self) { return value }
-        return try Self.withBox(entry.box, as: Value.self) { box in try box.plan(&resolution) }
-    }
-}
-
 /// The error of an argument plan that is not of its argument's type, made out of line so that
 /// the inlined request path stays small.
 @usableFromInline @inline(never)

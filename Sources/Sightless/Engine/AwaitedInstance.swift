@@ -15,9 +15,9 @@ extension InstanceStorage {
         // The awaited build this code runs in, if any: it waits for this storage's build, which
         // must not wait for it in turn (`BuildCoordinator.beginAwaitedWait`).
         let waiter = AwaitedReentry.building
-        let claim = coordinator.withLock { () -> AwaitedClaim in
+        let claim = coordinator.withWaits { waits -> AwaitedClaim in
             if let running = awaitedBuild {
-                if let waiter, let circle = coordinator.beginAwaitedWait(waiter, for: self) { return .circle(circle) }
+                if let waiter, let circle = waits.beginAwaitedWait(waiter, for: self) { return .circle(circle) }
                 return .wait(running)
             }
             if isFilled { return .built }
@@ -40,7 +40,7 @@ extension InstanceStorage {
             }
             awaitedBuild = task
             // Nothing waits for a build just begun: no circle to look for.
-            if let waiter { _ = coordinator.beginAwaitedWait(waiter, for: self) }
+            if let waiter { _ = waits.beginAwaitedWait(waiter, for: self) }
             return .wait(task)
         }
         switch claim {
@@ -52,7 +52,7 @@ extension InstanceStorage {
             throw InjectionError(.injectorShutDown(key: key), path: [key])
         case .wait(let task):
             defer {
-                if let waiter { coordinator.withLock { coordinator.endAwaitedWait(waiter, for: self) } }
+                if let waiter { coordinator.withWaits { $0.endAwaitedWait(waiter, for: self) } }
             }
             try await task.value
         }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Decides, for the instance storages of one injector, which thread builds an instance first,
@@ -22,38 +15,14 @@ import Synchronization
 /// would wait for a build that waits, directly or through others, for it fails with a cycle
 /// error instead.
 @usableFromInline
-final class BuildCoordinator {
+final class BuildCoordinator: Sendable {
     /// How many injectors of the family that made a child or a template have been shut down:
     /// while none has, a request of a child need not ask its parents whether one was.
     @usableFromInline let parentShutdowns = Atomic<Int>(0)
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// The storage each waiting thread waits for.
-    private var waiting: [UInt: InstanceStorage] = [:]
-    /// How many instances this family of injectors has stored: the order they were created in.
-    private var stored = 0
-    /// The awaited builds each awaited build waits for, by the storage of the waiting build:
-    /// one entry per wait under way (two branches of one build may wait for one storage).
-    private var awaitedWaits: [ObjectIdentifier: [InstanceStorage]] = [:]
+    /// The bookkeeping of who waits for whom, and the lock of the storages' build state.
+    private let monitor = Monitor(Waits())
 
-    init() {
-        // Not a `Lock`: the condition waits with the raw mutex, which a `Lock` keeps private.
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    init() {}
 
     enum Turn {
         /// The instance exists: read it.
@@ -70,9 +39,8 @@ final class BuildCoordinator {
 
     /// Waits until `storage` holds an instance or this thread may build it.
     func claim(_ storage: InstanceStorage, thread: UInt) -> Turn {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while true {
+        monitor.waitUntil { waits in
+            waits.waiting[thread] = nil
             if storage.isFilled { return .built }
             if storage.sealed { return .shutDown }
             if storage.builder == 0 {
@@ -80,98 +48,114 @@ final class BuildCoordinator {
                 return .build
             }
             if storage.builder == thread { return .reentered }
-            if waitingCloses(from: storage.builder, back: thread) { return .deadlock }
-            waiting[thread] = storage
-            pthread_cond_wait(condition, mutex)
-            waiting[thread] = nil
+            if waits.waitingCloses(from: storage.builder, back: thread) { return .deadlock }
+            waits.waiting[thread] = storage
+            return nil
         }
     }
 
     /// Ends this thread's build of `storage`: `store` publishes the instance (or does nothing
     /// when the build failed), and every waiting thread looks again.
     func finish(_ storage: InstanceStorage, _ store: () -> Void) {
-        pthread_mutex_lock(mutex)
-        store()
-        if storage.isFilled {
-            stored += 1
-            storage.creation = stored
+        monitor.broadcast { waits in
+            store()
+            if storage.isFilled {
+                waits.stored += 1
+                storage.creation = waits.stored
+            }
+            storage.builder = 0
         }
-        storage.builder = 0
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` under the coordinator's lock: the bookkeeping of awaited builds (see
     /// `InstanceStorage.awaitInstance`). `body` must not wait or suspend.
     func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try monitor.withLock { (_: inout Waits) throws(Failure) -> Result in try body() }
     }
 
-    /// Records that the awaited build of `waiter` waits for the one of `storage`, unless the build
-    /// of `storage` waits, directly or through others, for the build of `waiter`: then both would
-    /// wait forever, nothing is recorded, and the keys of the builds from `storage` round to
-    /// `waiter` (`waiter`'s own left out) are returned. Called under the lock (`withLock`).
-    func beginAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) -> [AnyKey]? {
-        if let circle = awaitedCircle(from: storage, to: waiter) { return circle }
-        awaitedWaits[ObjectIdentifier(waiter), default: []].append(storage)
-        return nil
+    /// Runs `body` under the coordinator's lock with the waits of awaited builds, which it
+    /// records and ends (`Waits.beginAwaitedWait`, `Waits.endAwaitedWait`). `body` must not wait
+    /// or suspend.
+    func withWaits<Result>(_ body: (inout Waits) -> Result) -> Result {
+        monitor.withLock(body)
     }
+}
 
-    /// Ends one wait that `beginAwaitedWait` recorded. Called under the lock (`withLock`).
-    func endAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) {
-        let id = ObjectIdentifier(waiter)
-        guard var awaited = awaitedWaits[id], let index = awaited.firstIndex(where: { $0 === storage }) else { return }
-        awaited.remove(at: index)
-        awaitedWaits[id] = awaited.isEmpty ? nil : awaited
-    }
+extension BuildCoordinator {
+    /// Who waits for whom: read and written only under the coordinator's lock (its `Monitor`).
+    struct Waits {
+        /// The storage each waiting thread waits for.
+        var waiting: [UInt: InstanceStorage] = [:]
+        /// How many instances this family of injectors has stored: the order they were created in.
+        var stored = 0
+        /// The awaited builds each awaited build waits for, by the storage of the waiting build:
+        /// one entry per wait under way (two branches of one build may wait for one storage).
+        var awaitedWaits: [ObjectIdentifier: [InstanceStorage]] = [:]
 
-    /// The keys of the builds from `start` to `target`, `target`'s left out, along the awaited
-    /// builds each waits for; `nil` when `start` waits for `target` through none of them.
-    private func awaitedCircle(from start: InstanceStorage, to target: InstanceStorage) -> [AnyKey]? {
-        if start === target { return [start.key] }
-        // Breadth first, each build visited once: the shortest circle.
-        var cameFrom: [ObjectIdentifier: InstanceStorage] = [ObjectIdentifier(start): start]
-        var frontier = [start]
-        while !frontier.isEmpty {
-            var next: [InstanceStorage] = []
-            for storage in frontier {
-                for awaited in awaitedWaits[ObjectIdentifier(storage)] ?? [] {
-                    if awaited === target {
-                        var keys = [storage.key]
-                        var current = storage
-                        while current !== start, let previous = cameFrom[ObjectIdentifier(current)] {
-                            keys.append(previous.key)
-                            current = previous
+        /// Records that the awaited build of `waiter` waits for the one of `storage`, unless the build
+        /// of `storage` waits, directly or through others, for the build of `waiter`: then both would
+        /// wait forever, nothing is recorded, and the keys of the builds from `storage` round to
+        /// `waiter` (`waiter`'s own left out) are returned. Called under the lock (`withWaits`).
+        mutating func beginAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) -> [AnyKey]? {
+            if let circle = awaitedCircle(from: storage, to: waiter) { return circle }
+            awaitedWaits[ObjectIdentifier(waiter), default: []].append(storage)
+            return nil
+        }
+
+        /// Ends one wait that `beginAwaitedWait` recorded. Called under the lock (`withWaits`).
+        mutating func endAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) {
+            let id = ObjectIdentifier(waiter)
+            guard var awaited = awaitedWaits[id], let index = awaited.firstIndex(where: { $0 === storage }) else { return }
+            awaited.remove(at: index)
+            awaitedWaits[id] = awaited.isEmpty ? nil : awaited
+        }
+
+        /// The keys of the builds from `start` to `target`, `target`'s left out, along the awaited
+        /// builds each waits for; `nil` when `start` waits for `target` through none of them.
+        fileprivate func awaitedCircle(from start: InstanceStorage, to target: InstanceStorage) -> [AnyKey]? {
+            if start === target { return [start.key] }
+            // Breadth first, each build visited once: the shortest circle.
+            var cameFrom: [ObjectIdentifier: InstanceStorage] = [ObjectIdentifier(start): start]
+            var frontier = [start]
+            while !frontier.isEmpty {
+                var next: [InstanceStorage] = []
+                for storage in frontier {
+                    for awaited in awaitedWaits[ObjectIdentifier(storage)] ?? [] {
+                        if awaited === target {
+                            var keys = [storage.key]
+                            var current = storage
+                            while current !== start, let previous = cameFrom[ObjectIdentifier(current)] {
+                                keys.append(previous.key)
+                                current = previous
+                            }
+                            // A `Lazy`'s own build waits for its key's: one key, named once.
+                            var circle: [AnyKey] = []
+                            for key in keys.reversed() where circle.last != key { circle.append(key) }
+                            return circle
                         }
-                        // A `Lazy`'s own build waits for its key's: one key, named once.
-                        var circle: [AnyKey] = []
-                        for key in keys.reversed() where circle.last != key { circle.append(key) }
-                        return circle
+                        guard cameFrom[ObjectIdentifier(awaited)] == nil else { continue }
+                        cameFrom[ObjectIdentifier(awaited)] = storage
+                        next.append(awaited)
                     }
-                    guard cameFrom[ObjectIdentifier(awaited)] == nil else { continue }
-                    cameFrom[ObjectIdentifier(awaited)] = storage
-                    next.append(awaited)
                 }
+                frontier = next
             }
-            frontier = next
+            return nil
         }
-        return nil
-    }
 
-    /// Whether the thread `builder`, or a thread it waits for in turn, waits for an instance
-    /// that `thread` is building.
-    private func waitingCloses(from builder: UInt, back thread: UInt) -> Bool {
-        var current = builder
-        var steps = 0
-        while let awaited = waiting[current], steps <= waiting.count {
-            let next = awaited.builder
-            if next == thread { return true }
-            if next == 0 { return false }
-            current = next
-            steps += 1
+        /// Whether the thread `builder`, or a thread it waits for in turn, waits for an instance
+        /// that `thread` is building.
+        fileprivate func waitingCloses(from builder: UInt, back thread: UInt) -> Bool {
+            var current = builder
+            var steps = 0
+            while let awaited = waiting[current], steps <= waiting.count {
+                let next = awaited.builder
+                if next == thread { return true }
+                if next == 0 { return false }
+                current = next
+                steps += 1
+            }
+            return false
         }
-        return false
     }
 }

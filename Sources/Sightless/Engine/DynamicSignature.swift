@@ -13,10 +13,8 @@ final class DynamicSignature: Sendable {
         let location: SourceLocation
         let type: Any.Type
         let offset: Int
-        /// Converts a value of another type into the slot's type and stores it; `false` when it
-        /// is not convertible.
-        let store: @Sendable (Any, UnsafeMutableRawPointer) -> Bool
-        let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+        /// Stores a value of another type converted to the slot's, and destroys the argument.
+        let storage: ArgumentSlotStorage
 
         var described: InjectionError.Problem.Slot { .init(role: role, key: key) }
     }
@@ -77,12 +75,7 @@ final class DynamicSignature: Sendable {
             alignment = max(alignment, layout.alignment)
             slots.append(Slot(
                 role: role, key: key, location: location, type: Value.self, offset: offset,
-                store: { value, pointer in
-                    guard let value = value as? Value else { return false }
-                    pointer.initializeMemory(as: Value.self, to: value)
-                    return true
-                },
-                destroy: { pointer in ArgumentBuffer.destroy(pointer, as: Value.self) }))
+                storage: ArgumentSlotStorage(Value.self)))
             return DynamicSlot(offset: offset, token: ObjectIdentifier(token), owner: owner)
         }
 
@@ -125,61 +118,6 @@ struct DynamicSlot: Sendable {
 /// The identity of one argument layout, kept alive by the signature and by every plan that
 /// reads it, so that it cannot be reused by another layout while either exists.
 final class SignatureToken: Sendable {}
-
-/// The dynamic arguments of one request, placed by `ArgumentPlacer`.
-@usableFromInline
-struct ArgumentBuffer {
-    @usableFromInline let base: UnsafeRawPointer
-    /// The identity of the signature that laid the arguments out.
-    @usableFromInline let token: ObjectIdentifier
-
-    @usableFromInline
-    init(base: UnsafeRawPointer, token: ObjectIdentifier) {
-        self.base = base
-        self.token = token
-    }
-}
-
-/// Places the arguments of one request into the buffer its signature describes, and destroys
-/// them afterwards. A struct, so that a request allocates nothing for it.
-struct ArgumentPlacer {
-    private let signature: DynamicSignature
-    private let buffer: UnsafeMutableRawPointer
-    private let key: AnyKey
-    private var placed = 0
-
-    init(signature: DynamicSignature, buffer: UnsafeMutableRawPointer, key: AnyKey) {
-        self.signature = signature
-        self.buffer = buffer
-        self.key = key
-    }
-
-    var arguments: ArgumentBuffer { ArgumentBuffer(base: UnsafeRawPointer(buffer), token: ObjectIdentifier(signature.token)) }
-
-    mutating func place<Argument>(_ argument: Argument) throws(InjectionError) {
-        // Read the two fields the common case needs rather than copying the whole slot.
-        let pointer = buffer + signature.slots[placed].offset
-        if ObjectIdentifier(Argument.self) == ObjectIdentifier(signature.slots[placed].type) {
-            pointer.initializeMemory(as: Argument.self, to: argument)
-            placed += 1
-            return
-        }
-        let slot = signature.slots[placed]
-        if !slot.store(argument, pointer) {
-            throw InjectionError(
-                .argumentType(key: key, position: placed + 1, slot: slot.described,
-                              passed: AnyKey.name(of: Argument.self), slots: signature.described),
-                path: [key], location: slot.location)
-        }
-        placed += 1
-    }
-
-    func destroyPlaced() {
-        for slot in signature.slots.prefix(placed) {
-            slot.destroy(buffer + slot.offset)
-        }
-    }
-}
 
 /// The number of values in a parameter pack, counted from their types (no value is copied).
 func packCount<each Value>(_ values: repeat each Value) -> Int {

@@ -237,16 +237,16 @@ extension Injector {
         typealias Inline = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
         if signature.byteCount <= MemoryLayout<Inline>.size, signature.alignment <= MemoryLayout<Inline>.alignment {
             var storage: Inline = (0, 0, 0, 0, 0, 0, 0, 0)
-            return try withUnsafeMutableBytes(of: &storage) { (buffer) throws(InjectionError) -> Value in
+            return unsafe try withUnsafeMutableBytes(of: &storage) { (buffer) throws(InjectionError) -> Value in
                 guard let base = buffer.baseAddress else {
                     throw InjectionError(.internalInconsistency(.argumentLayout(key: key)), path: [key])
                 }
-                return try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
+                return unsafe try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
             }
         }
         let base = UnsafeMutableRawPointer.allocate(byteCount: signature.byteCount, alignment: signature.alignment)
-        defer { base.deallocate() }
-        return try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
+        defer { unsafe base.deallocate() }
+        return unsafe try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
     }
 
     /// Places the arguments into `buffer`, runs the plan, and destroys the arguments.
@@ -255,7 +255,7 @@ extension Injector {
         _ node: Node<Value>, key: AnyKey, signature: DynamicSignature, buffer: UnsafeMutableRawPointer,
         arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
-        var placer = ArgumentPlacer(signature: signature, buffer: buffer, key: key)
+        var placer = unsafe ArgumentPlacer(signature: signature, buffer: buffer, key: key)
         defer { placer.destroyPlaced() }
         repeat try placer.place(each arguments)
         if let frame = RequestFrame.current(of: self) {

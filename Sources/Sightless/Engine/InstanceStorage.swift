@@ -21,7 +21,7 @@ import Synchronization
 /// The instance lives in memory of its own, published by an atomic pointer. Nothing here is
 /// generic over the value's type, so reading it asks the runtime for no type metadata beyond
 /// the one comparison that checks the reader's type.
-public final class InstanceStorage {
+@safe public final class InstanceStorage {
     /// The instance's address, published once it is built; requests find the cell in the node
     /// index and read it directly (`InstanceCell`).
     @usableFromInline let stored = InstanceCell.allocate()
@@ -67,7 +67,7 @@ public final class InstanceStorage {
     private var retired: UnsafeMutableRawPointer?
 
     deinit {
-        if let pointer = stored.load() ?? retired { destroy?(pointer) }
+        if let pointer = unsafe stored.load() ?? retired { unsafe destroy?(pointer) }
         stored.free()
     }
 
@@ -76,21 +76,21 @@ public final class InstanceStorage {
     /// ```swift
     /// print(storage.isFilled)   // false until the first request
     /// ```
-    public var isFilled: Bool { stored.load() != nil }
+    public var isFilled: Bool { unsafe stored.load() != nil }
 
     /// Where the instance lives, once it exists; it is of type `valueType`.
     @inlinable @inline(__always)
     var instancePointer: UnsafeMutableRawPointer? {
-        stored.load()
+        unsafe stored.load()
     }
 
     /// The instance, if it has been built as a `Value`.
     @inlinable @inline(__always)
     func existing<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = stored.load(), valueType == ObjectIdentifier(Value.self) else {
+        guard let pointer = unsafe stored.load(), valueType == ObjectIdentifier(Value.self) else {
             return nil
         }
-        return Self.read(pointer, as: Value.self)
+        return unsafe Self.read(pointer, as: Value.self)
     }
 
     @inline(__always)
@@ -141,11 +141,11 @@ extension InstanceStorage {
     func store<Value>(_ value: Value) -> Bool {
         if sealed { return false }
         let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        pointer.initialize(to: value)
-        destroy = { raw in Self.destroy(raw, as: Value.self) }
+        unsafe pointer.initialize(to: value)
+        unsafe destroy = { raw in unsafe Self.destroy(raw, as: Value.self) }
         closable = value as? any Closable
         asyncClosable = value as? any AsyncClosable
-        stored.publish(UnsafeMutableRawPointer(pointer))
+        unsafe stored.publish(UnsafeMutableRawPointer(pointer))
         return true
     }
 
@@ -158,12 +158,12 @@ extension InstanceStorage {
             var closing: [ClosingValue] = []
             for storage in storages {
                 storage.sealed = true
-                guard let pointer = storage.stored.load() else { continue }
+                guard let pointer = unsafe storage.stored.load() else { continue }
                 if let value: AnyObject = storage.asyncClosable ?? storage.closable {
                     closing.append(ClosingValue(key: storage.key, value: value, creation: storage.creation))
                 }
-                storage.retired = pointer
-                storage.stored.publish(nil)
+                unsafe storage.retired = pointer
+                unsafe storage.stored.publish(nil)
             }
             return closing
         }

@@ -11,7 +11,7 @@ import Synchronization
 /// newest. So the memory grows with the number of keys compiled, where a copy of every table
 /// per compile would make it grow with their square.
 @usableFromInline
-final class LaterIndex {
+@safe final class LaterIndex {
     @usableFromInline struct Entry {
         @usableFromInline var name: String?
         @usableFromInline var node: UnownedReference<AnyNode>?
@@ -31,20 +31,20 @@ final class LaterIndex {
 
     /// An empty table of `capacity` entries, a power of two.
     init(capacity: Int) {
-        types = .allocate(capacity: capacity)
-        entries = .allocate(capacity: capacity)
+        unsafe types = .allocate(capacity: capacity)
+        unsafe entries = .allocate(capacity: capacity)
         for index in 0..<capacity {
-            (types + index).initialize(to: Atomic(0))
-            (entries + index).initialize(to: Entry(name: nil, node: nil, instance: nil))
+            unsafe (types + index).initialize(to: Atomic(0))
+            unsafe (entries + index).initialize(to: Entry(name: nil, node: nil, instance: nil))
         }
         mask = capacity - 1
     }
 
     deinit {
-        types.deinitialize(count: capacity)
-        types.deallocate()
-        entries.deinitialize(count: capacity)
-        entries.deallocate()
+        unsafe types.deinitialize(count: capacity)
+        unsafe types.deallocate()
+        unsafe entries.deinitialize(count: capacity)
+        unsafe entries.deallocate()
     }
 
     /// `true` when one more entry keeps the table at most a quarter full.
@@ -56,13 +56,13 @@ final class LaterIndex {
         let identity = UInt(bitPattern: ObjectIdentifier(key.type))
         var slot = NodeIndex.slot(of: identity, name: key.name, mask: mask)
         while true {
-            let type = types[slot].load(ordering: .relaxed)
+            let type = unsafe types[slot].load(ordering: .relaxed)
             if type == 0 { break }
-            if type == identity, entries[slot].name == key.name { return }
+            if type == identity, unsafe entries[slot].name == key.name { return }
             slot = (slot + 1) & mask
         }
-        entries[slot] = Entry(name: key.name, node: UnownedReference(node), instance: node.storage?.stored)
-        types[slot].store(identity, ordering: .releasing)
+        unsafe entries[slot] = Entry(name: key.name, node: UnownedReference(node), instance: node.storage?.stored)
+        unsafe types[slot].store(identity, ordering: .releasing)
         count += 1
     }
 
@@ -75,19 +75,19 @@ final class LaterIndex {
     /// Where the entries lie: read from the index, borrowed, then probed with nothing borrowed,
     /// so that the index is not retained around the atomic loads of the probe.
     @inlinable @inline(__always)
-    var memory: Memory { Memory(types: types, entries: entries, mask: mask) }
+    var memory: Memory { unsafe Memory(types: types, entries: entries, mask: mask) }
 
     /// The memory of an index's entries, which the index keeps for as long as it lives.
     @usableFromInline
-    struct Memory {
+    @safe struct Memory {
         @usableFromInline let types: UnsafeMutablePointer<Atomic<UInt>>
         @usableFromInline let entries: UnsafeMutablePointer<Entry>
         @usableFromInline let mask: Int
 
         @inlinable @inline(__always)
         init(types: UnsafeMutablePointer<Atomic<UInt>>, entries: UnsafeMutablePointer<Entry>, mask: Int) {
-            self.types = types
-            self.entries = entries
+            unsafe self.types = types
+            unsafe self.entries = entries
             self.mask = mask
         }
 
@@ -100,11 +100,11 @@ final class LaterIndex {
         @inlinable @inline(__always)
         func entry(type: Any.Type, name: String?) -> IndexedNode? {
             // The acquiring load of an entry's type word comes before the read of the entry.
-            let types = types, entries = entries
+            let types = unsafe types, entries = unsafe entries
             return NodeIndex.probe(identity: UInt(bitPattern: ObjectIdentifier(type)), name: name, mask: mask,
-                                   type: { types[$0].load(ordering: .acquiring) },
-                                   isNamed: { entries[$0].name != nil }, nameEquals: { entries[$0].name == $1 },
-                                   entry: { IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
+                                   type: { unsafe types[$0].load(ordering: .acquiring) },
+                                   isNamed: { unsafe entries[$0].name != nil }, nameEquals: { unsafe entries[$0].name == $1 },
+                                   entry: { unsafe IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
         }
     }
 }

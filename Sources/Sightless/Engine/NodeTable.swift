@@ -4,12 +4,12 @@ import Synchronization
 /// change, and those compiled later on a first request, added to a `LaterIndex` in place, so
 /// that readers never take a lock.
 @usableFromInline
-final class NodeTable {
+@safe final class NodeTable {
     /// The nodes compiled with the injector; the dictionary they came in is not kept.
     @usableFromInline let baseIndex: NodeIndex
     /// The newest index of the nodes compiled later, as the address of an object `laterIndexes`
     /// keeps alive.
-    @usableFromInline let latest = Atomic<UnsafeRawPointer?>(nil)
+    @usableFromInline let latest = unsafe Atomic<UnsafeRawPointer?>(nil)
     /// Serializes compiling on first request.
     private let compiling = Lock()
     /// The thread compiling, or 0: set and cleared under `compiling`. Only the thread itself can
@@ -74,15 +74,15 @@ final class NodeTable {
     /// once the table is no longer borrowed.
     @inlinable @inline(__always)
     var laterMemory: LaterIndex.Memory? {
-        guard let address = latest.load(ordering: .acquiring) else { return nil }
-        return UnownedReference<LaterIndex>.at(address).reading { $0.memory }
+        guard let address = unsafe latest.load(ordering: .acquiring) else { return nil }
+        return unsafe UnownedReference<LaterIndex>.at(address).reading { $0.memory }
     }
 
     /// The node of a key compiled after the injector was built, if any.
     @inlinable @inline(__always)
     func laterReference(type: Any.Type, name: String?) -> UnownedReference<AnyNode>? {
-        guard let address = latest.load(ordering: .acquiring) else { return nil }
-        return UnownedReference<LaterIndex>.at(address).reading { $0.memory }.node(type: type, name: name)
+        guard let address = unsafe latest.load(ordering: .acquiring) else { return nil }
+        return unsafe UnownedReference<LaterIndex>.at(address).reading { $0.memory }.node(type: type, name: name)
     }
 
     /// Every node compiled for this injector (not those kept from a parent), in no order, after
@@ -147,7 +147,7 @@ extension NodeTable {
             grown.add(key, node)
         }
         laterIndexes.append(grown)
-        latest.store(UnownedReference(grown).address, ordering: .releasing)
+        unsafe latest.store(UnownedReference(grown).address, ordering: .releasing)
     }
 
     /// The capacities of the indexes of nodes compiled later, oldest first.
@@ -221,10 +221,10 @@ struct NodeIndex {
     func entry(type: Any.Type, name: String?) -> IndexedNode? {
         let identity = UInt(bitPattern: ObjectIdentifier(type))
         let mask = mask
-        return entries.withUnsafeBufferPointer { entries in
-            Self.probe(identity: identity, name: name, mask: mask, type: { entries[$0].type },
-                       isNamed: { entries[$0].name != nil }, nameEquals: { entries[$0].name == $1 },
-                       entry: { IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
+        return unsafe entries.withUnsafeBufferPointer { entries in
+            Self.probe(identity: identity, name: name, mask: mask, type: { unsafe entries[$0].type },
+                       isNamed: { unsafe entries[$0].name != nil }, nameEquals: { unsafe entries[$0].name == $1 },
+                       entry: { unsafe IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
         }
     }
 

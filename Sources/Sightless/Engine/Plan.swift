@@ -12,7 +12,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 /// ```swift
 /// Provision(unscoped.key) { resolution in try unscoped.get(&resolution) }
 /// ```
-public struct Resolution {
+@safe public struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     @usableFromInline let borrowed: BorrowedInjector
     /// The dynamic arguments of the requested key, or `nil` when the request has none.
@@ -31,7 +31,7 @@ public struct Resolution {
     @usableFromInline var keeper: Keeper?
     /// For a request with no frame to go on from, the count of such requests on this thread,
     /// which it is one of until it ends; see `ThreadNesting`.
-    @usableFromInline var thread: UnsafeMutablePointer<ThreadNesting>?
+    @usableFromInline var thread: ThreadNestingCell?
     /// In the section of a node that awaited its dependencies, the values awaited for them,
     /// which their synchronous plans take (see `AsyncSection`, which keeps them alive while the
     /// section runs); `nil` elsewhere. Held without reference counting, so that a synchronous
@@ -49,10 +49,11 @@ public struct Resolution {
     init(injector: Injector, arguments: ArgumentBuffer? = nil) throws(InjectionError) {
         self.borrowed = BorrowedInjector(injector)
         self.arguments = arguments
-        let thread = ThreadNesting.current(in: injector.threadSlot)
-        nesting = Nesting(running: thread.pointee.running, floor: thread.pointee.floor, span: thread.pointee.span)
-        if thread.pointee.running != 0 { try checkFrame() }
-        thread.pointee.running &+= 1
+        let thread = ThreadNestingCell.current(in: injector.threadSlot)
+        let record = thread.record
+        nesting = Nesting(running: record.running, floor: record.floor, span: record.span)
+        if record.running != 0 { try checkFrame() }
+        thread.enter()
         self.thread = thread
     }
 
@@ -95,7 +96,7 @@ public struct Resolution {
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
     mutating func end() {
-        if let thread { thread.pointee.running &-= 1 }
+        thread?.leave()
         if ownsFrame { endFrame() }
     }
 

@@ -41,12 +41,12 @@ final class RequestFrame {
     /// awaits for it): where the `observedPath` of a section's frame begins.
     @TaskLocal static var awaitedPath: [AnyKey] = []
     /// The frame this one hides (of another injector), restored when this one ends.
-    private let hidden: UnsafeMutableRawPointer?
+    private let hidden: UnownedReference<RequestFrame>?
 
     private init(injector: Injector, nesting: Nesting) {
         self.injector = ObjectIdentifier(injector)
         self.nesting = nesting
-        self.hidden = RequestFrame.published
+        self.hidden = PublishedFrame.newest
     }
 
     /// The frame of `injector` on this thread, if one of its requests runs here.
@@ -61,18 +61,18 @@ final class RequestFrame {
     /// injector asking another one, which asks this one again).
     @usableFromInline @inline(never)
     static func lookUp(_ injector: Injector) -> RequestFrame? {
-        var address = published
-        while let current = address {
-            let frame = RequestFrame.at(current)
+        var reference = PublishedFrame.newest
+        while let current = reference {
+            let frame = current.object
             if frame.injector == ObjectIdentifier(injector) { return frame }
-            address = frame.hidden
+            reference = frame.hidden
         }
         return nil
     }
 
     /// The newest frame published on this thread, of any injector.
     static func topmost() -> RequestFrame? {
-        published.map { RequestFrame.at($0) }
+        PublishedFrame.newest?.object
     }
 
     /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
@@ -81,27 +81,13 @@ final class RequestFrame {
         let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
         frame.keeper = resolution.keeper
         injector.publishedFrames.add(1, ordering: .relaxed)
-        published = frame.address
+        PublishedFrame.newest = UnownedReference(frame)
         return frame
     }
 
     /// Ends the request that published this frame.
     func unpublish(from injector: Injector) {
-        RequestFrame.published = hidden
+        PublishedFrame.newest = hidden
         injector.publishedFrames.subtract(1, ordering: .relaxed)
-    }
-
-    // MARK: - The thread's slot
-
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// The address of the frame published on this thread, or `nil`.
-    private static var published: UnsafeMutableRawPointer? {
-        get { pthread_getspecific(slot) }
-        set { pthread_setspecific(slot, newValue) }
     }
 }

@@ -28,17 +28,13 @@ enum StackGuard {
     /// instruction where a function call would cost several (and the stack protector's check
     /// four more: the frame address of the package's C target, inlined, cost more than that).
     @inlinable @inline(__always)
-    static func here() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-    }
+    static func here() -> UInt { StackProbe.here() }
 
     /// The lowest stack address nested building may reach on this thread, and the highest
     /// address of the thread's stack; `nil` when the stack's bounds are not known, and then
     /// nothing is checked.
     static func limits() -> StackLimits? {
-        guard let bounds = bounds(), let base = bounds.base, bounds.size > 0 else { return nil }
-        let low = UInt(bitPattern: base), size = UInt(bounds.size)
+        guard let (low, size) = StackProbe.threadStack() else { return nil }
         // A small stack (128 KiB, a secondary thread's default under musl; 64 KiB in some
         // pools) keeps half of itself free rather than going unchecked: unchecked, a recursion
         // through an injector overflows it.
@@ -59,15 +55,6 @@ enum StackGuard {
     @inline(never)
     static func stackPointer() -> UInt? {
         UInt(sightless_stack_pointer())
-    }
-
-    /// The lowest address and the size of the calling thread's stack, from the C library
-    /// (`sightless_thread_stack`); `nil` where it cannot tell.
-    private static func bounds() -> (base: UnsafeMutableRawPointer?, size: Int)? {
-        var base: UnsafeMutableRawPointer?
-        var size = 0
-        guard sightless_thread_stack(&base, &size) == 0 else { return nil }
-        return (base, size)
     }
 }
 
@@ -145,7 +132,7 @@ extension Injector {
     /// compiling, before any level checked the stack. A compile with no request running on the
     /// thread starts near the top of its stack, and is not checked.
     func checkStackForCompiling(_ key: AnyKey) throws(InjectionError) {
-        let thread = ThreadNesting.current(in: threadSlot).pointee
+        let thread = ThreadNestingCell.current(in: threadSlot).record
         guard thread.running != 0 else { return }
         var nesting = Nesting(running: thread.running, floor: thread.floor, span: thread.span)
         if let enclosing = RequestFrame.topmost() { nesting.depth = max(nesting.depth, enclosing.nesting.depth) }

@@ -37,31 +37,6 @@ struct ThreadNesting {
         }
     }
 
-    /// This thread's, made on its first request (which looks the thread's stack up) and freed
-    /// when the thread exits; `slot` is `ThreadNesting.slot`, which each injector keeps a copy
-    /// of (reading the global costs a check that it is initialized, on every request).
-    @inlinable @inline(__always)
-    static func current(in slot: pthread_key_t) -> UnsafeMutablePointer<ThreadNesting> {
-        if let address = pthread_getspecific(slot) { return at(address) }
-        return made(in: slot)
-    }
-
-    @usableFromInline @inline(never)
-    static func made(in slot: pthread_key_t) -> UnsafeMutablePointer<ThreadNesting> {
-        let made = UnsafeMutablePointer<ThreadNesting>.allocate(capacity: 1)
-        made.initialize(to: ThreadNesting(limits: StackGuard.limits()))
-        pthread_setspecific(slot, made)
-        return made
-    }
-
-    /// The key of each thread's record.
-    static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        pthread_key_create(&key) { address in ThreadNesting.at(address).deallocate() }
-        #else
-        pthread_key_create(&key) { address in address.map { ThreadNesting.at($0).deallocate() } }
-        #endif
-        return key
-    }()
+    /// The key of each thread's record (see `ThreadNestingCell`).
+    static let slot: pthread_key_t = ThreadNestingCell.makeSlot()
 }

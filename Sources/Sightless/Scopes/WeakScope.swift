@@ -15,21 +15,22 @@ struct WeakScope: ScopeStrategy {
 }
 
 /// A weak reference two threads may read and write.
-final class WeakReference {
-    private let lock = Lock()
-    private weak var stored: AnyObject?
+final class WeakReference: Sendable {
+    /// The object, held weakly.
+    private struct Held {
+        weak var object: AnyObject?
+    }
 
-    var object: AnyObject? { lock.withLock { stored } }
+    private let held = Locked(Held())
+
+    var object: AnyObject? { held.withLock { $0.object } }
 
     /// Stores `object` unless another one is alive; returns the one kept.
     func keep(_ object: AnyObject) -> AnyObject {
-        lock.withLock {
-            if let existing = stored { return existing }
-            stored = object
+        held.withLock { held in
+            if let existing = held.object { return existing }
+            held.object = object
             return object
         }
     }
 }
-
-/// Invariant: `stored` is read and written only under `lock`.
-extension WeakReference: @unchecked Sendable {}

@@ -11,36 +11,36 @@ import Synchronization
 /// storage's `valueType`, which stays allocated as long as the storage (a shutdown retires it
 /// without freeing it).
 @usableFromInline
-struct InstanceCell {
+@safe struct InstanceCell {
     @usableFromInline let address: UnsafeMutablePointer<Atomic<UnsafeMutableRawPointer?>>
 
     /// A cell that publishes nothing yet; freed by `free()`.
     static func allocate() -> InstanceCell {
         let address = UnsafeMutablePointer<Atomic<UnsafeMutableRawPointer?>>.allocate(capacity: 1)
-        address.initialize(to: Atomic(nil))
-        return InstanceCell(address: address)
+        unsafe address.initialize(to: Atomic(nil))
+        return unsafe InstanceCell(address: address)
     }
 
     @usableFromInline
     init(address: UnsafeMutablePointer<Atomic<UnsafeMutableRawPointer?>>) {
-        self.address = address
+        unsafe self.address = address
     }
 
     /// Frees the cell; called once, by the storage's `deinit`.
     func free() {
-        address.deinitialize(count: 1)
-        address.deallocate()
+        unsafe address.deinitialize(count: 1)
+        unsafe address.deallocate()
     }
 
     /// Where the instance lives, once it has been published.
     @inlinable @inline(__always)
     func load() -> UnsafeMutableRawPointer? {
-        address[0].load(ordering: .acquiring)
+        unsafe address[0].load(ordering: .acquiring)
     }
 
     /// Publishes (or, with `nil`, retires) the instance's address.
     func publish(_ pointer: UnsafeMutableRawPointer?) {
-        address[0].store(pointer, ordering: .releasing)
+        unsafe address[0].store(pointer, ordering: .releasing)
     }
 
     /// The published instance, read as a `Value` without comparing types.
@@ -50,7 +50,7 @@ struct InstanceCell {
     /// only a storage of its own value type.
     @inlinable @inline(__always)
     func existingVerified<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = load() else { return nil }
-        return pointer.assumingMemoryBound(to: Value.self).pointee
+        guard let pointer = unsafe load() else { return nil }
+        return unsafe pointer.assumingMemoryBound(to: Value.self).pointee
     }
 }

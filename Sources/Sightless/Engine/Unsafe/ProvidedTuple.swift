@@ -2,7 +2,7 @@
 /// with and destroys as one value, with code specialized for its types where the template is
 /// declared (a child's values are placed and destroyed without a call per value).
 @usableFromInline
-struct ProvidedTuple: Sendable {
+@safe struct ProvidedTuple: Sendable {
     /// `ObjectIdentifier` of the tuple's type.
     @usableFromInline let identifier: ObjectIdentifier
     let size: Int
@@ -13,9 +13,9 @@ struct ProvidedTuple: Sendable {
     /// The tuple `Values`; made where the values' types are known.
     @inlinable
     init<Values>(_ type: Values.Type) {
-        self.init(identifier: ObjectIdentifier(Values.self), size: MemoryLayout<Values>.size,
+        unsafe self.init(identifier: ObjectIdentifier(Values.self), size: MemoryLayout<Values>.size,
                   alignment: MemoryLayout<Values>.alignment,
-                  destroy: { address in ChildValues.destroy(address, as: Values.self) })
+                  destroy: { address in unsafe ChildValues.destroy(address, as: Values.self) })
     }
 
     @usableFromInline
@@ -23,6 +23,6 @@ struct ProvidedTuple: Sendable {
         self.identifier = identifier
         self.size = size
         self.alignment = alignment
-        self.destroy = destroy
+        unsafe self.destroy = destroy
     }
 }

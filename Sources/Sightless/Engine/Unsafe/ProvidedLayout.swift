@@ -10,7 +10,7 @@ struct ProvidedPosition {
 /// The positions are read by every child's placing and reading of its values, so they lie in
 /// memory of their own, read without retaining an array.
 @usableFromInline
-final class ProvidedLayout {
+@safe final class ProvidedLayout {
     @usableFromInline let count: Int
     @usableFromInline let positions: UnsafeMutablePointer<ProvidedPosition>
     let byteCount: Int
@@ -32,8 +32,8 @@ final class ProvidedLayout {
     init(positions: [ProvidedPosition], byteCount: Int, alignment: Int, movableByBytes: Bool, referencesOnly: Bool,
          tuple: ProvidedTuple) {
         count = positions.count
-        self.positions = .allocate(capacity: max(positions.count, 1))
-        self.positions.initialize(from: positions, count: positions.count)
+        unsafe self.positions = .allocate(capacity: max(positions.count, 1))
+        unsafe self.positions.initialize(from: positions, count: positions.count)
         self.byteCount = byteCount
         self.alignment = alignment
         fitsInline = movableByBytes && byteCount <= MemoryLayout<ChildValues.Inline>.size
@@ -44,8 +44,8 @@ final class ProvidedLayout {
     }
 
     deinit {
-        positions.deinitialize(count: count)
-        positions.deallocate()
+        unsafe positions.deinitialize(count: count)
+        unsafe positions.deallocate()
     }
 
     /// Lays out values of `types`, in order; made where the types are known.
@@ -85,3 +85,7 @@ final class ProvidedLayout {
         }
     }
 }
+
+/// Invariant: `positions` is allocated and initialized in `init`, never written afterwards,
+/// and freed in `deinit`; the positions hold offsets, types and `Sendable` destroyers.
+extension ProvidedLayout: @unchecked Sendable {}

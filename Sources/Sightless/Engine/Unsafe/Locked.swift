@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value of `State` that several threads read and write, behind a pthread mutex the cell owns:
+/// `withLock` is the only way to the state, so nothing reads it unlocked.
+///
+/// Why pthread and not `Synchronization.Mutex`: a pthread mutex is understood by every
+/// sanitizer, so apps that run their tests under ThreadSanitizer see no false reports from
+/// Sightless. The suite runs under ThreadSanitizer in CI (`.ci/run`): the tests that race
+/// threads on a shared injector (`Tests/SightlessTests/Reliability/`) would report the state
+/// guarded here as racing if the lock did not order its accesses. It is taken only off the hot
+/// path: while a singleton is first built, and while a type is compiled on its first request.
+///
+/// Invariant: `mutex` is allocated and initialized in `init`, destroyed and freed in `deinit`,
+/// and used only through `pthread_mutex_lock` and `pthread_mutex_unlock`, which are
+/// thread-safe; `state` is read and written only between the two, in `withLock`.
+@safe final class Locked<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var state: State
+
+    /// A cell holding `state`.
+    init(_ state: State) {
+        self.state = state
+        unsafe mutex = .allocate(capacity: 1)
+        unsafe mutex.initialize(to: pthread_mutex_t())
+        unsafe pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        unsafe pthread_mutex_destroy(mutex)
+        unsafe mutex.deinitialize(count: 1)
+        unsafe mutex.deallocate()
+    }
+
+    /// Runs `body` with the state, under the lock.
+    func withLock<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
+        return try body(&state)
+    }
+}
+
+extension Locked where State == Void {
+    /// A lock guarding state its owner keeps beside it, under the owner's invariant.
+    convenience init() { self.init(()) }
+
+    /// Runs `body` under the lock, with no access to `state`, which holds nothing: an access to
+    /// that empty value was reported by ThreadSanitizer, at the cell's own address, as racing.
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A lock beside the state it guards, for owners whose state several locks share (a node
+/// table's compiling state, a lifecycle's registration in its parent's): their invariant names
+/// what each one guards.
+typealias Lock = Locked<Void>

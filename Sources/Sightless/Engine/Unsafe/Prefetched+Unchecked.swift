@@ -1,0 +1,132 @@
+/// Invariant: the entries of its `prefetched` are read and written by one synchronous section at
+/// a time; the sections of one node run one after the other, ordered by the await between them
+/// (see `Prefetched`, a `ManagedBuffer`, which the standard library makes not `Sendable`).
+extension AsyncSection: @unchecked Sendable {}
+
+/// One awaited value and the key it was awaited for.
+@usableFromInline
+struct PrefetchedEntry {
+    let key: AnyKey
+    /// The value until it is taken, then `()`: the plan that took it owns it.
+    var value: Any
+    var isTaken = false
+
+    init(_ key: AnyKey, _ value: Any) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What a `Prefetched` holds before its entries.
+@usableFromInline
+struct PrefetchedHeader {
+    /// How many entries it has room for.
+    let capacity: Int
+    /// How many are awaited: entries `0..<count` are initialized.
+    var count = 0
+    /// The first entry not taken yet: the plans read the values in the order they were
+    /// awaited, so the value a plan takes is nearly always this one.
+    var first = 0
+}
+
+/// The storage of a `Prefetched`, read through pointers: no check of exclusive access at run
+/// time, which a class's stored `var`s pay on every access (some 80 instructions each).
+///
+/// Invariant: entries `0..<header.count` are initialized, each once, by `append`, which never
+/// writes beyond `header.capacity`, the room `make` allocated; `destroyEntries` is called once,
+/// by `deinit`; one section at a time reads and writes them (see `Prefetched`).
+extension Prefetched {
+    /// Room for `capacity` values, none awaited yet: one allocation.
+    static func make(capacity: Int) -> Prefetched {
+        let buffer = create(minimumCapacity: max(capacity, 1)) { _ in PrefetchedHeader(capacity: capacity) }
+        return unsafe unsafeDowncast(buffer, to: Prefetched.self)
+    }
+
+    /// Adds the value awaited next; one more than `capacity` is dropped.
+    func append(_ entry: Entry) {
+        unsafe withUnsafeMutablePointers { header, entries in
+            guard unsafe header.pointee.count < header.pointee.capacity else { return }
+            unsafe (entries + header.pointee.count).initialize(to: entry)
+            unsafe header.pointee.count += 1
+        }
+    }
+
+    /// Takes the next value awaited for `key`, if one is left; `cast(_:_:as:)` gives it its
+    /// type. Untyped, so that no optional `Value` is held: unspecialized, its type would be
+    /// looked up at run time.
+    @usableFromInline
+    func take(_ key: AnyKey) -> Any? {
+        unsafe withUnsafeMutablePointers { header, entries in
+            var index = unsafe header.pointee.first
+            while unsafe index < header.pointee.count {
+                if unsafe !entries[index].isTaken, unsafe entries[index].key == key {
+                    unsafe entries[index].isTaken = true
+                    if unsafe index == header.pointee.first {
+                        unsafe header.pointee.first += 1
+                        while unsafe header.pointee.first < header.pointee.count, unsafe entries[header.pointee.first].isTaken {
+                            unsafe header.pointee.first += 1
+                        }
+                    }
+                    // Moved out, not copied: the plan that takes it owns it, and a copy would be
+                    // retained here and released once the plan has cast it.
+                    return unsafe Self.moveValue(out: entries + index)
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// Destroys the entries awaited; from `deinit`.
+    func destroyEntries() {
+        unsafe withUnsafeMutablePointers { header, entries in
+            _ = unsafe entries.deinitialize(count: header.pointee.count)
+        }
+    }
+
+    /// Moves the value out of a taken entry, leaving `()` in its place (trivially destroyed).
+    private static func moveValue(out entry: UnsafeMutablePointer<Entry>) -> Any {
+        unsafe withUnsafeMutablePointer(to: &entry.pointee.value) { value in
+            let taken = unsafe value.move()
+            unsafe value.initialize(to: ())
+            return taken
+        }
+    }
+}
+
+extension Prefetched {
+    /// Whether `value` holds exactly a `Value` kept in the existential's own buffer, which
+    /// `readInPlace(_:as:)` then reads where it lies: a cast of an `Any` to a type parameter asks
+    /// the runtime to compare the types, some 300 instructions for each value an awaited section
+    /// reads. Two functions, not one returning an optional: an optional `Value` in unspecialized
+    /// code has its type looked up at run time, as costly.
+    ///
+    /// Invariant: an `Any` is three words of buffer followed by the metadata of the type of what
+    /// it holds; a value of that type lies at the start of the buffer when its size is at most
+    /// three words, its alignment at most a word's and it is bitwise takable (the runtime's rule
+    /// for keeping it inline; anything else is boxed, and the buffer holds the box): a class
+    /// reference is, and public Swift tells no other type's (`isMovableByBytes`), so any other
+    /// type takes the cast. The stored metadata is compared with `Value`'s, so a subclass
+    /// instance, the concrete value of an existential `Value` or a boxed value is never read as
+    /// `Value`.
+    @inlinable @inline(__always)
+    static func holdsInPlace<Value>(_ value: Any, exactly type: Value.Type) -> Bool {
+        let word = MemoryLayout<Int>.size
+        guard MemoryLayout<Value>.size <= 3 * word, MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment,
+              isMovableByBytes(Value.self) else { return false }
+        let metadata = unsafe unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
+        // `as Any` keeps the existential closed: passed as it is, it would be opened, and the
+        // bytes would be those of the value it holds.
+        return unsafe withUnsafeBytes(of: value as Any) { bytes in
+            unsafe bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self) == metadata
+        }
+    }
+
+    /// The `Value` `value` holds in place.
+    ///
+    /// Invariant: `holdsInPlace(value, exactly: Value.self)` is `true`.
+    @inlinable @inline(__always)
+    static func readInPlace<Value>(_ value: Any, as type: Value.Type) -> Value {
+        unsafe withUnsafeBytes(of: value as Any) { bytes in unsafe bytes.load(as: Value.self) }
+    }
+}
