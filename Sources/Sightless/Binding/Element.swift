@@ -1,9 +1,8 @@
 /// One thing a module records, as data: the graph compiler reads the elements of every module,
 /// the exporters draw them, and nothing is built while they are recorded.
 ///
-/// Today every element is a binding. Other kinds of element (a decorator around a key's values,
-/// a contribution to a collection, the declaration of a child injector) are further cases here,
-/// read by the graph layer; the bindings around them do not change.
+/// A binder keeps its elements in the order they were declared, and the graph's rules read them
+/// in that order, the modules' before the overrides' (`RecordedElements`).
 enum Element: Sendable {
     /// A key and how its values are built.
     case binding(Recipe)

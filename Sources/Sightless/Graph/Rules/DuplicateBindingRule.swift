@@ -1,12 +1,18 @@
 /// Merges the recorded bindings into one per key. The same key bound twice among the modules,
 /// or twice among the overrides, is an error naming both declarations; an override replaces
-/// the modules' binding of its key.
-struct DuplicateBindingRule {
+/// the modules' binding of its key. The injector's own key is reserved.
+struct DuplicateBindingRule: GraphRule {
     struct Merged {
         var bindings: [AnyKey: Recipe] = [:]
         /// The bound keys in the order they were first recorded.
         var order: [AnyKey] = []
         var problems: [InjectionError.Problem] = []
+    }
+
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        guard !input.recorded.isEmpty else { return [] }
+        return merge(modules: input.recorded.recipes(overrides: false), overrides: input.recorded.recipes(overrides: true),
+                     builtIn: [.injector()]).problems
     }
 
     func merge(modules: [Recipe], overrides: [Recipe], builtIn: [Recipe]) -> Merged {
