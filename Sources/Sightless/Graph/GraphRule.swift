@@ -30,7 +30,8 @@ struct RuleInput {
 }
 
 /// Everything the modules and overrides of one injector recorded, as one list in the order it
-/// was declared: the modules' elements first, then the overrides'.
+/// was declared: the modules' elements first, then the overrides'. Each kind is also gathered
+/// once, in that order, so that a rule reads the kind it checks without a pass over the rest.
 struct RecordedElements: Sendable {
     /// One recorded element, and whether an override module recorded it.
     struct Entry: Sendable {
@@ -38,7 +39,22 @@ struct RecordedElements: Sendable {
         let isOverride: Bool
     }
 
+    /// Every element, in order.
     private(set) var entries: [Entry] = []
+    private var moduleRecipes: [Recipe] = []
+    private var overrideRecipes: [Recipe] = []
+    private var moduleContributions: [Contribution] = []
+    private var overrideContributions: [Contribution] = []
+    private var moduleCandidates: [Candidate] = []
+    private var overrideCandidates: [Candidate] = []
+    /// Every decorator, in order.
+    private(set) var decorators: [Decorator] = []
+    /// Every contextual binding, in order.
+    private(set) var contextualBindings: [ContextualBinding] = []
+    /// Every observer, in order.
+    private(set) var observers: [@Sendable (InstanceEvent) -> Void] = []
+    /// Every key declared as an entry point, with where it was declared, in order.
+    private(set) var entryPoints: [(key: AnyKey, location: SourceLocation)] = []
 
     init() {}
 
@@ -46,72 +62,41 @@ struct RecordedElements: Sendable {
     init(modules: Binder, overrides: Binder) {
         let own = modules.elements, replacing = overrides.elements
         entries.reserveCapacity(own.count + replacing.count)
-        for element in own { entries.append(Entry(element: element, isOverride: false)) }
-        for element in replacing { entries.append(Entry(element: element, isOverride: true)) }
+        moduleRecipes.reserveCapacity(own.count)
+        for element in own { append(element, isOverride: false) }
+        for element in replacing { append(element, isOverride: true) }
+    }
+
+    private mutating func append(_ element: Element, isOverride: Bool) {
+        entries.append(Entry(element: element, isOverride: isOverride))
+        switch element {
+        case .binding(let recipe):
+            if isOverride { overrideRecipes.append(recipe) } else { moduleRecipes.append(recipe) }
+        case .contribution(let contribution):
+            if isOverride { overrideContributions.append(contribution) } else { moduleContributions.append(contribution) }
+        case .candidate(let candidate):
+            if isOverride { overrideCandidates.append(candidate) } else { moduleCandidates.append(candidate) }
+        case .decorator(let decorator): decorators.append(decorator)
+        case .contextual(let binding): contextualBindings.append(binding)
+        case .observer(let callback): observers.append(callback)
+        case .entryPoint(let key, let location): entryPoints.append((key, location))
+        }
     }
 
     var isEmpty: Bool { entries.isEmpty }
 
-    // One accessor per kind below: Swift cannot pass an enum case as the kind to filter by.
     /// The bindings, of the modules (`overrides` false) or of the overrides (true), in order.
-    func recipes(overrides: Bool) -> [Recipe] {
-        entries.compactMap { entry in
-            guard entry.isOverride == overrides, case .binding(let recipe) = entry.element else { return nil }
-            return recipe
-        }
-    }
+    func recipes(overrides: Bool) -> [Recipe] { overrides ? overrideRecipes : moduleRecipes }
 
     /// The contributions, of the modules or of the overrides, in order.
-    func contributions(overrides: Bool) -> [Contribution] {
-        entries.compactMap { entry in
-            guard entry.isOverride == overrides, case .contribution(let contribution) = entry.element else { return nil }
-            return contribution
-        }
-    }
+    func contributions(overrides: Bool) -> [Contribution] { overrides ? overrideContributions : moduleContributions }
 
     /// The candidates, of the modules or of the overrides, in order.
-    func candidates(overrides: Bool) -> [Candidate] {
-        entries.compactMap { entry in
-            guard entry.isOverride == overrides, case .candidate(let candidate) = entry.element else { return nil }
-            return candidate
-        }
-    }
+    func candidates(overrides: Bool) -> [Candidate] { overrides ? overrideCandidates : moduleCandidates }
 
     /// Every contribution, the modules' first.
-    var contributions: [Contribution] { contributions(overrides: false) + contributions(overrides: true) }
+    var contributions: [Contribution] { moduleContributions + overrideContributions }
 
     /// Every candidate, the modules' first.
-    var candidates: [Candidate] { candidates(overrides: false) + candidates(overrides: true) }
-
-    /// Every decorator, in order.
-    var decorators: [Decorator] {
-        entries.compactMap { entry in
-            if case .decorator(let decorator) = entry.element { return decorator }
-            return nil
-        }
-    }
-
-    /// Every contextual binding, in order.
-    var contextualBindings: [ContextualBinding] {
-        entries.compactMap { entry in
-            if case .contextual(let binding) = entry.element { return binding }
-            return nil
-        }
-    }
-
-    /// Every observer, in order.
-    var observers: [@Sendable (InstanceEvent) -> Void] {
-        entries.compactMap { entry in
-            if case .observer(let callback) = entry.element { return callback }
-            return nil
-        }
-    }
-
-    /// Every key declared as an entry point, with where it was declared, in order.
-    var entryPoints: [(key: AnyKey, location: SourceLocation)] {
-        entries.compactMap { entry in
-            if case .entryPoint(let key, let location) = entry.element { return (key, location) }
-            return nil
-        }
-    }
+    var candidates: [Candidate] { moduleCandidates + overrideCandidates }
 }
