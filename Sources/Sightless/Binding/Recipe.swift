@@ -67,8 +67,6 @@ struct Recipe: Sendable {
         func check<Value>(_ value: Value.Type) -> Bool { valuesOf(type, areValuesOf: value) }
         return check(key.type)
     }
-    /// Whether `other` is this very recipe, as recorded (not another recipe of the same key).
-    func isSame(as other: Recipe) -> Bool { storage === other.storage }
     /// Links the unscoped plan, wraps it in `scope`, and makes the node.
     var makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode {
         get { storage.makeNode }

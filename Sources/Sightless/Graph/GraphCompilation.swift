@@ -135,6 +135,7 @@ final class GraphCompilation: Compilation {
                                          existing: existing(shared: shared), inherited: { _ in true })
             composition.configure(&compiler)
             compiler.recorded = recorded
+            compiler.moduleKeyCount = merged.moduleKeyCount
             compiler.parent = parent
             compiler.reserveCapacity(merged.bindings.count)
             for key in merged.order { compiler.addRoot(key) }

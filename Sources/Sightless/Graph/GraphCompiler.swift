@@ -28,6 +28,8 @@ struct GraphCompiler {
     var recorded = RecordedElements()
     /// For a child injector, its parent, which the rules check the child's bindings against.
     var parent: GraphCompilation.Parent?
+    /// How many keys the modules' bindings bind (`RuleInput.moduleKeyCount`).
+    var moduleKeyCount: Int?
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -92,8 +94,8 @@ struct GraphCompiler {
     /// (`Injector.start`), which may then need `await`.
     mutating func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
         decide()
-        let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, parent: parent,
-                              awaitsEagerValues: awaitsEagerValues)
+        let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
+                              parent: parent, awaitsEagerValues: awaitsEagerValues)
         return Self.rules.flatMap { $0.check(input) }
     }
 

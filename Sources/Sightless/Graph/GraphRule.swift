@@ -23,6 +23,9 @@ struct RuleInput {
     /// The bindings merged from the modules and overrides, one per key, with the collections
     /// and auto-wired protocols they imply.
     var bindings: [AnyKey: Recipe] = [:]
+    /// How many keys the modules' bindings bind, when they were merged
+    /// (`DuplicateBindingRule.Merged.moduleKeyCount`).
+    var moduleKeyCount: Int?
     /// For a child injector, its parent's compiled nodes and recorded bindings.
     var parent: GraphCompilation.Parent?
     /// `true` for an injector that awaits its eager values (`Injector.start`).

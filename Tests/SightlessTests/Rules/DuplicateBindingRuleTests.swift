@@ -7,7 +7,8 @@ private func duplicateProblems(modules: Binder, overrides: Binder = Binder()) ->
     let recorded = RecordedElements(modules: modules, overrides: overrides)
     let merged = DuplicateBindingRule().merge(
         modules: recorded.recipes(overrides: false), overrides: recorded.recipes(overrides: true), builtIn: [.injector()])
-    return DuplicateBindingRule().check(RuleInput(graph: BindingGraph(), recorded: recorded, bindings: merged.bindings))
+    return DuplicateBindingRule().check(RuleInput(graph: BindingGraph(), recorded: recorded, bindings: merged.bindings,
+                                                  moduleKeyCount: merged.moduleKeyCount))
 }
 
 @Suite("Rule: duplicate binding")

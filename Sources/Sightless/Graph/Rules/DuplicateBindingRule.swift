@@ -8,14 +8,17 @@ struct DuplicateBindingRule: GraphRule {
         var bindings: [AnyKey: Recipe] = [:]
         /// The bound keys in the order they were first recorded.
         var order: [AnyKey] = []
+        /// How many keys the modules' bindings bind, the reserved ones left out: fewer than
+        /// the bindings when a key is bound twice or a reserved key is bound.
+        var moduleKeyCount = 0
     }
 
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let modules = input.recorded.recipes(overrides: false)
         var problems: [InjectionError.Problem] = []
-        // When every binding of the modules is the one merged for its key, no key is bound
-        // twice among them, and none is the injector's: told by one lookup per binding.
-        if modules.contains(where: { recipe in input.bindings[recipe.key]?.isSame(as: recipe) != true }) {
+        // When the modules bind as many keys as they record bindings, none is bound twice and
+        // none is reserved: only otherwise are the keys looked at again.
+        if input.moduleKeyCount != modules.count {
             problems += duplicates(modules, amongOverrides: false)
         }
         problems += duplicates(input.recorded.recipes(overrides: true), amongOverrides: true)
@@ -61,6 +64,7 @@ struct DuplicateBindingRule: GraphRule {
             }
             merged.order.append(recipe.key)
         }
+        merged.moduleKeyCount = merged.order.count
         // An override replaces the modules' binding of its key, but not another override's.
         var seen: Set<AnyKey> = []
         for recipe in overrides where !reserved.contains(recipe.key) && seen.insert(recipe.key).inserted {
