@@ -38,7 +38,10 @@ extension Recipe {
         return try awaitingNode(key, linker, scope, build: build, handsOutResolver: handsOutResolver)
     }
 
-    /// The node of a linked recipe that needs `await`.
+    /// The node of a linked recipe that needs `await`, made step by step: why it needs
+    /// `await`, the closures that build its value with `await`, the leaves a consumer's section
+    /// awaits for it, its synchronous plan, and the node its scope makes of them. Each step
+    /// makes closures once, when the node is linked; what a request runs is in those closures.
     @inline(never)
     private static func awaitingNode<Value>(
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build: LinkedBuild<Value>,
@@ -46,28 +49,78 @@ extension Recipe {
     ) throws -> AnyNode {
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies,
                                           observing: linker.observers == nil ? nil : key)
-        let reason: AnyKey
-        // When the one reason is a value isolated to an actor that needs nothing else, a
-        // synchronous request off that actor is told so (`offActor`), not to await an `async` build.
-        var isolatedReason: ActorIsolation?
-        switch build {
-        case .synchronous(let plan):
-            guard let first = awaited.nodes.first else {
-                return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)),
-                                   signature: linker.dynamicSignature)
-            }
-            reason = first.awaited ?? first.key
-            if awaited.nodes.allSatisfy({ $0.isolation != nil && $0.awaited == $0.key }) { isolatedReason = first.isolation }
-        case .awaited:
-            reason = key
+        if case .synchronous(let plan) = build, awaited.nodes.isEmpty {
+            return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)),
+                               signature: linker.dynamicSignature)
         }
+        let (reason, offActor) = awaitedReason(key, build: build, awaited: awaited)
         let rethrow = linker.rethrow
-        let offActor = isolatedReason
-        let reentry = linker.meaning.reentry
-        // One closure per kind of build, chosen here: the plan does not look at the kind again.
+        let builds = awaitedBuilds(key, build: build, awaited: awaited, reentry: linker.meaning.reentry,
+                                   rethrow: rethrow, handsOutResolver: handsOutResolver)
+        let scoping = scope.strategy.awaitedScoping
+        let leaves = sectionLeaves(build: build, awaited: awaited, scoping: scoping, meaning: linker.meaning)
+        // Synchronously, a value that awaits in place is the one awaited for the section it is
+        // read in; a node built in a section (its leaves awaited for it) is built there, and
+        // elsewhere once everything it awaits is stored (singletons awaited before, or at
+        // start-up). A singleton is not built that way: its one build is the awaited one.
+        var ready: (@Sendable () -> Bool)?
+        if case .synchronous = build, scoping == .rebuilds {
+            ready = { awaited.areReady }
+        }
+        let synchronous = synchronousPlan(key, build: build, awaited: awaited, leaves: leaves, isReadyChecked: ready != nil,
+                                          reason: reason, offActor: offActor)
+        // Built in a consumer's section from its leaves: a consumer that checks them first runs
+        // the plan itself.
+        var covered: Plan<Value>?
+        if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
+        // The scope says what it does with a value built with `await`; a template's binding
+        // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
+        switch (scoping, linker.meaning.owner == .eachChild) {
+        case (.rebuilds, _):
+            return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
+                        asyncPlan: builds.unscoped, leafBuild: builds.leafBuild, awaited: reason, ready: ready,
+                        leaves: leaves, rethrow: rethrow, coveredPlan: covered)
+        case (.keepsOne, false):
+            return keptAwaitingNode(key, linker, synchronous: synchronous, recorded: builds.recorded, reason: reason,
+                                    ready: ready)
+        case (.keepsOne, true):
+            return perChildAwaitingNode(key, linker, synchronous: synchronous, recorded: builds.recorded, reason: reason,
+                                        ready: ready)
+        case (.unsupported, _):
+            throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
+        }
+    }
+
+    /// The key whose build makes the node need `await` (its own, for an `async` build; else its
+    /// first dependency's that needs it), and, when the one reason is a value isolated to an
+    /// actor that needs nothing else, that actor: a synchronous request off that actor is told
+    /// so (`offActor`), not to await an `async` build.
+    @inline(__always)
+    private static func awaitedReason<Value>(
+        _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies
+    ) -> (reason: AnyKey, offActor: ActorIsolation?) {
+        switch build {
+        case .synchronous:
+            guard let first = awaited.nodes.first else { return (key, nil) }
+            let reason = first.awaited ?? first.key
+            if awaited.nodes.allSatisfy({ $0.isolation != nil && $0.awaited == $0.key }) { return (reason, first.isolation) }
+            return (reason, nil)
+        case .awaited:
+            return (key, nil)
+        }
+    }
+
+    /// The closures that build the node's value with `await`, one per kind of build, chosen here
+    /// so that the plan does not look at the kind again: `unscoped` builds it, `recorded` builds
+    /// it recorded in the task's chain of builds (what a kept value's one build runs), and
+    /// `leafBuild` is the same build as a consumer's section awaits it (`AnyNode.leafBuild`).
+    @inline(__always)
+    private static func awaitedBuilds<Value>(
+        _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies, reentry: Meaning.Reentry,
+        rethrow: @escaping @Sendable (any Error) -> InjectionError, handsOutResolver: Bool
+    ) -> (unscoped: AsyncPlan<Value>, recorded: AsyncPlan<Value>, leafBuild: LeafBuild?) {
         let buildValue: AsyncPlan<Value>
         let recorded: AsyncPlan<Value>
-        // The same build, as a consumer's section awaits it (`AnyNode.leafBuild`).
         var leafBuild: LeafBuild?
         switch build {
         case .synchronous(let plan):
@@ -100,23 +153,30 @@ extension Recipe {
                 }
             }
         }
-        let unscoped = buildValue
-        // A synchronous build kept by nobody, on no actor, awaits nothing itself: a consumer's
-        // section awaits its leaves and builds it there (`AwaitedLeaf`).
-        var leaves: [AwaitedLeaf] = []
-        let scoping = scope.strategy.awaitedScoping
-        if case .synchronous = build, scoping == .rebuilds, linker.meaning.owner == .none, linker.meaning.isolation == nil {
-            leaves = awaited.leaves
+        return (buildValue, recorded, leafBuild)
+    }
+
+    /// The leaves a consumer's section awaits for the node: a synchronous build kept by nobody,
+    /// on no actor, awaits nothing itself, and a consumer's section awaits its leaves and builds
+    /// it there (`AwaitedLeaf`). None for any other node.
+    @inline(__always)
+    private static func sectionLeaves<Value>(
+        build: LinkedBuild<Value>, awaited: AwaitedDependencies, scoping: AwaitedScoping, meaning: Meaning
+    ) -> [AwaitedLeaf] {
+        if case .synchronous = build, scoping == .rebuilds, meaning.owner == .none, meaning.isolation == nil {
+            return awaited.leaves
         }
-        // Synchronously, a value that awaits in place is the one awaited for the section it is
-        // read in; a node built in a section (its leaves awaited for it) is built there, and
-        // elsewhere once everything it awaits is stored (singletons awaited before, or at
-        // start-up). A singleton is not built that way: its one build is the awaited one.
-        var ready: (@Sendable () -> Bool)?
-        if case .synchronous = build, scoping == .rebuilds {
-            ready = { awaited.areReady }
-        }
-        let synchronous: Plan<Value>
+        return []
+    }
+
+    /// The node's synchronous plan: the value awaited for the section it is read in, else, for
+    /// a synchronous build whose leaves are awaited (or whose readiness is checked), the build
+    /// once they are; else the error that tells the request to await.
+    @inline(__always)
+    private static func synchronousPlan<Value>(
+        _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies, leaves: [AwaitedLeaf],
+        isReadyChecked: Bool, reason: AnyKey, offActor: ActorIsolation?
+    ) -> Plan<Value> {
         let notNow: @Sendable () -> InjectionError = {
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
@@ -126,91 +186,90 @@ extension Recipe {
         switch build {
         case .synchronous(let plan) where !leaves.isEmpty:
             if let onlyStorage {
-                synchronous = { resolution in
+                return { resolution in
                     if onlyStorage.isFilled || resolution.prefetchedReference != nil { return try plan(&resolution) }
                     throw notNow()
                 }
-                break
             }
-            synchronous = { resolution in
+            return { resolution in
                 if resolution.prefetchedReference != nil || awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
-        case .synchronous(let plan) where ready != nil:
+        case .synchronous(let plan) where isReadyChecked:
             if let onlyStorage {
-                synchronous = { resolution in
+                return { resolution in
                     if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                     if onlyStorage.isFilled { return try plan(&resolution) }
                     throw notNow()
                 }
-                break
             }
-            synchronous = { resolution in
+            return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 if awaited.areReady { return try plan(&resolution) }
                 throw notNow()
             }
         default:
-            synchronous = { resolution in
+            return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 throw notNow()
             }
         }
-        // Built in a consumer's section from its leaves: a consumer that checks them first runs
-        // the plan itself.
-        var covered: Plan<Value>?
-        if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
-        // The scope says what it does with a value built with `await`; a template's binding
-        // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
-        switch (scoping, linker.meaning.owner == .eachChild) {
-        case (.rebuilds, _):
-            return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: unscoped, leafBuild: leafBuild, awaited: reason, ready: ready,
-                        leaves: leaves, rethrow: rethrow, coveredPlan: covered)
-        case (.keepsOne, false):
-            let storage = InstanceStorage(key)
-            let owner = linker.owner
-            let stored: Plan<Value> = { resolution in
-                if let value = storage.existing(as: Value.self) { return value }
-                return try synchronous(&resolution)
-            }
-            let build: AsyncPlan<Value> = { request in
-                // Awaiting the build this task is running would await for ever.
-                try AwaitedReentry.check(key, through: .singleton)
-                // Built for the injector that owns the binding, as a synchronous singleton is.
-                let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
-                return try await storage.awaitInstance(request.injector.builds) {
-                    Transfer(try await recorded(dependency))
-                }
-            }
-            return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason, ready: ready)
-        case (.keepsOne, true):
-            // A child template's singleton: one storage per child, awaited like any singleton.
-            // The slot's identity is the node's for as long as the node lives: the closures
-            // keep the slot, or another node's could take its address.
-            let scopeSlot = ScopeSlot()
-            let owner = linker.owner
-            let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
-                try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
-            }
-            let stored: Plan<Value> = { resolution in
-                if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
-                return try synchronous(&resolution)
-            }
-            let build: AsyncPlan<Value> = { request in
-                try AwaitedReentry.check(key, through: .singleton)
-                let child = try request.injector.templateChild(of: owner, building: key)
-                let dependency = request.withoutArguments.kept(by: child, weakly: true)
-                return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key).awaitInstance(request.injector.builds) {
-                    Transfer(try await recorded(dependency))
-                }
-            }
-            return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason, ready: ready)
-        case (.unsupported, _):
-            throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
+    }
+
+    /// The node of a value built with `await` that its scope keeps once: its one build, by
+    /// `recorded`, is awaited by every request that finds nothing stored yet.
+    @inline(__always)
+    private static func keptAwaitingNode<Value>(
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, synchronous: @escaping Plan<Value>,
+        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
+    ) -> AnyNode {
+        let storage = InstanceStorage(key)
+        let owner = linker.owner
+        let stored: Plan<Value> = { resolution in
+            if let value = storage.existing(as: Value.self) { return value }
+            return try synchronous(&resolution)
         }
+        let build: AsyncPlan<Value> = { request in
+            // Awaiting the build this task is running would await for ever.
+            try AwaitedReentry.check(key, through: .singleton)
+            // Built for the injector that owns the binding, as a synchronous singleton is.
+            let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
+            return try await storage.awaitInstance(request.injector.builds) {
+                Transfer(try await recorded(dependency))
+            }
+        }
+        return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
+                    asyncPlan: build, awaited: reason, ready: ready)
+    }
+
+    /// The node of a child template's singleton built with `await`: one storage per child,
+    /// awaited like any singleton's.
+    @inline(__always)
+    private static func perChildAwaitingNode<Value>(
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, synchronous: @escaping Plan<Value>,
+        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
+    ) -> AnyNode {
+        // The slot's identity is the node's for as long as the node lives: the closures keep
+        // the slot, or another node's could take its address.
+        let scopeSlot = ScopeSlot()
+        let owner = linker.owner
+        let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
+            try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
+        }
+        let stored: Plan<Value> = { resolution in
+            if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
+            return try synchronous(&resolution)
+        }
+        let build: AsyncPlan<Value> = { request in
+            try AwaitedReentry.check(key, through: .singleton)
+            let child = try request.injector.templateChild(of: owner, building: key)
+            let dependency = request.withoutArguments.kept(by: child, weakly: true)
+            return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key).awaitInstance(request.injector.builds) {
+                Transfer(try await recorded(dependency))
+            }
+        }
+        return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
+                    asyncPlan: build, awaited: reason, ready: ready)
     }
 
     /// A closure binding that awaits.

@@ -13,29 +13,48 @@
 /// }
 /// ```
 public final class Binder {
-    /// A binding as recorded so far: most are completed by `to(…)` right after `bind(…)`, so
-    /// the recipe of a binding left without a target (and its error text) is made only when
-    /// it is read.
+    /// An element as recorded so far: most bindings are completed by `to(…)` right after
+    /// `bind(…)`, so the recipe of a binding left without a target (and its error text) is made
+    /// only when it is read.
     private enum Entry {
         case recipe(Recipe)
         /// The key and where it was bound: no closure to allocate for every `bind`.
         case untargeted(AnyKey, SourceLocation)
+        /// Any element other than a binding.
+        case other(Element)
 
-        var recipe: Recipe {
+        var element: Element {
+            switch self {
+            case .recipe(let recipe): .binding(recipe)
+            case .untargeted(let key, let location): .binding(.untargeted(key, location: location))
+            case .other(let element): element
+            }
+        }
+
+        /// The binding's recipe, when the entry is a binding.
+        var recipe: Recipe? {
             switch self {
             case .recipe(let recipe): recipe
             case .untargeted(let key, let location): .untargeted(key, location: location)
+            case .other: nil
             }
         }
     }
 
+    /// Everything recorded, in the order it was declared; a binding keeps its position while
+    /// `to(…)` and `in(…)` complete it.
     private var entries: [Entry] = []
-    private var entryPoints: [Element] = []
-    /// The elements other than bindings and entry points (decorators, observers, …), in order.
-    private var others: [Element] = []
 
-    /// The recorded elements: the bindings in order, then the entry points, then the others.
-    var elements: [Element] { entries.map { .binding($0.recipe) } + entryPoints + others }
+    /// The recorded elements, in the order they were declared.
+    var elements: [Element] { entries.map(\.element) }
+
+    /// The recorded elements other than bindings, in order.
+    private var others: [Element] {
+        entries.compactMap { entry in
+            if case .other(let element) = entry { return element }
+            return nil
+        }
+    }
 
     // One accessor per kind below: Swift cannot pass an enum case as the kind to filter by.
     /// The recorded decorators, in declaration order.
@@ -95,17 +114,17 @@ public final class Binder {
         }
     }
 
-    /// Records an element other than a binding or an entry point.
+    /// Records an element other than a binding.
     func record(_ element: Element) {
-        others.append(element)
+        entries.append(.other(element))
     }
 
     /// The recorded bindings, in order.
-    var recipes: [Recipe] { entries.map(\.recipe) }
+    var recipes: [Recipe] { entries.compactMap(\.recipe) }
 
     /// The keys declared as entry points, with where each was declared.
     var entryPointKeys: [(key: AnyKey, location: SourceLocation)] {
-        entryPoints.compactMap { element in
+        others.compactMap { element in
             if case .entryPoint(let key, let location) = element { return (key, location) }
             return nil
         }
@@ -163,7 +182,7 @@ public final class Binder {
     /// binder.entryPoint(Key<Screen>(named: "compact"))
     /// ```
     public func entryPoint<Value>(_ key: Key<Value>, fileID: String = #fileID, line: Int = #line) {
-        entryPoints.append(.entryPoint(key.erased, SourceLocation(fileID: fileID, line: line)))
+        record(.entryPoint(key.erased, SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Records the bindings of another module here, as if they were written in place.
@@ -199,7 +218,7 @@ public final class Binder {
     }
 
     func setScope(_ scope: Scope, at index: Int) {
-        var recipe = entries[index].recipe
+        guard var recipe = entries[index].recipe else { return }
         recipe.scope = scope
         entries[index] = .recipe(recipe)
     }

@@ -277,6 +277,9 @@ extension Recipe {
         injectable(type, name: name, location: location, justInTime: justInTime)
     }
 
+    /// The recipe of an ``Injectable`` type, by the form of its descriptors: typed for the type
+    /// itself (built synchronously, with `await`, or on the main actor), or inherited from a
+    /// superclass.
     private static func injectable<T: Injectable>(
         _ type: T.Type, name: String?, location: SourceLocation?, justInTime: Bool
     ) -> Recipe {
@@ -288,45 +291,75 @@ extension Recipe {
         let source = Source.type(justInTime: justInTime)
         let location = location ?? initializer.location
         let scope = T.scope
+        let problems = subclassPropertyProblems(key, properties)
+        if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
+            return typedInjectable(key, initializer: initializer, properties: properties, source: source, scope: scope,
+                                   location: location, dependencies: dependencies, problems: problems)
+        }
+        return inheritedInjectable(key, initializer: initializer, properties: properties, source: source, scope: scope,
+                                   location: location, dependencies: dependencies, problems: problems)
+    }
+
+    /// A property a subclass declares on its superclass: found when the type is recorded.
+    @inline(__always)
+    private static func subclassPropertyProblems<T: Injectable>(
+        _ key: Key<T>, _ properties: Properties<T.Instance>
+    ) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
         for entry in properties.entries where !entry.accepts(T.self) {
             problems.append(InjectionError.Problem(
                 .subclassProperty(key: key.erased, role: entry.dependency.role), location: entry.dependency.location))
         }
+        return problems
+    }
 
-        if let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> {
-            if initializer.isolation == .mainActor {
-                return isolated(key, initializer: initializer, properties: properties, awake: { $0.awakeFromInjection() },
-                                source: source, scope: scope, location: location, dependencies: dependencies,
-                                problems: problems)
+    /// The recipe of a type whose descriptors are its own: built on the main actor, with
+    /// `await`, or in one synchronous plan that builds, sets the properties and awakes.
+    @inline(__always)
+    private static func typedInjectable<T: Injectable>(
+        _ key: Key<T>, initializer: Initializer<T>, properties: Properties<T>, source: Source, scope: Scope,
+        location: SourceLocation, dependencies: [Dependency], problems: [InjectionError.Problem]
+    ) -> Recipe {
+        if initializer.isolation == .mainActor {
+            return isolated(key, initializer: initializer, properties: properties, awake: { $0.awakeFromInjection() },
+                            source: source, scope: scope, location: location, dependencies: dependencies,
+                            problems: problems)
+        }
+        if let asyncLink = initializer.asyncLink {
+            return awaitedInjectable(key, initializer: initializer, asyncLink: asyncLink, properties: properties,
+                                     source: source, scope: scope, location: location, problems: problems)
+        }
+        return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
+                      problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
+            // A fixed-arity initializer builds, sets the properties and awakes in one plan.
+            if let linkInjected = initializer.linkInjected {
+                return try linkInjected(linker) { try properties.link(linker) }
             }
-            if let asyncLink = initializer.asyncLink {
-                return awaitedInjectable(key, initializer: initializer, asyncLink: asyncLink, properties: properties,
-                                         source: source, scope: scope, location: location, problems: problems)
-            }
-            return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
-                          problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
-                // A fixed-arity initializer builds, sets the properties and awakes in one plan.
-                if let linkInjected = initializer.linkInjected {
-                    return try linkInjected(linker) { try properties.link(linker) }
-                }
-                let make = try initializer.link(linker)
-                guard let setProperties = try properties.link(linker) else {
-                    return { resolution in
-                        let instance = try make(&resolution)
-                        instance.awakeFromInjection()
-                        return instance
-                    }
-                }
+            let make = try initializer.link(linker)
+            guard let setProperties = try properties.link(linker) else {
                 return { resolution in
-                    var instance = try make(&resolution)
-                    try setProperties(&instance, &resolution)
+                    let instance = try make(&resolution)
                     instance.awakeFromInjection()
                     return instance
                 }
             }
+            return { resolution in
+                var instance = try make(&resolution)
+                try setProperties(&instance, &resolution)
+                instance.awakeFromInjection()
+                return instance
+            }
         }
+    }
 
+    /// The recipe of a subclass that inherited its superclass's conformance: the descriptors
+    /// build and fill the superclass type, and the instance is checked to be the subclass.
+    @inline(__always)
+    private static func inheritedInjectable<T: Injectable>(
+        _ key: Key<T>, initializer: Initializer<T.Instance>, properties: Properties<T.Instance>, source: Source,
+        scope: Scope, location: SourceLocation, dependencies: [Dependency], problems: [InjectionError.Problem]
+    ) -> Recipe {
+        var problems = problems
         // A subclass that inherits a stored `static let initializer` gets its superclass's very
         // initializer, which can only build the superclass: known without building anything.
         if T.self != T.Instance.self, let base = T.Instance.self as? any Injectable.Type,
@@ -341,8 +374,6 @@ extension Recipe {
                 .initializerOfOtherType(key: key.erased, builds: AnyKey.name(of: T.Instance.self)),
                 location: initializer.location))
         }
-        // A subclass that inherited its superclass's conformance: the descriptors build and fill
-        // the superclass type, and the instance is checked to be the subclass.
         return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                       problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
             let make = try initializer.link(linker)

@@ -104,18 +104,13 @@ final class GraphCompilation: Compilation {
         for module in modules { module.configure(moduleBinder) }
         for module in overrides { module.configure(overrideBinder) }
 
-        // The injector's own key is bound by a parent too: a child binds it to itself.
+        let recorded = RecordedElements(modules: moduleBinder, overrides: overrideBinder)
+        // The injector's own key is bound by a parent too: a child binds it to itself. What is
+        // wrong with the bindings, the rules report with the rest (`GraphCompiler.validate`).
         var merged = DuplicateBindingRule().merge(
-            modules: moduleBinder.recipes, overrides: overrideBinder.recipes, builtIn: [.injector()])
-        let composition = Composition.compose(
-            modules: moduleBinder, overrides: overrideBinder, merged: &merged, parent: parent)
-        var shadowing: [InjectionError.Problem] = []
-        if let parent {
-            for recipe in moduleBinder.recipes where recipe.key != Recipe.injectorKey && parent.binds(recipe.key) {
-                shadowing.append(InjectionError.Problem(
-                    .boundByParent(key: recipe.key, location: recipe.location), path: [recipe.key], location: recipe.location))
-            }
-        }
+            modules: recorded.recipes(overrides: false), overrides: recorded.recipes(overrides: true),
+            builtIn: [.injector()])
+        let composition = Composition.compose(recorded, merged: &merged, parent: parent)
         let ownBindings = merged.bindings
         // At a child's creation, every node compiled before is its parent's; a root injector
         // has none.
@@ -134,33 +129,30 @@ final class GraphCompilation: Compilation {
         }
         let ownConsumers = Set(composition.contextualBindings.map(\.consumer))
         let isOwn: (AnyKey) -> Bool = { composition.decorators[$0] != nil || ownConsumers.contains($0) }
-        let entryPoints = moduleBinder.entryPointKeys + overrideBinder.entryPointKeys
-        func discover(shared: Set<AnyKey> = []) -> (GraphCompiler, [InjectionError.Problem]) {
+        let entryPoints = recorded.entryPoints
+        func discover(shared: Set<AnyKey> = []) -> GraphCompiler {
             var compiler = GraphCompiler(bindings: merged.bindings, owner: owner, perChild: isTemplate,
                                          existing: existing(shared: shared), inherited: { _ in true })
             composition.configure(&compiler)
-            compiler.contextualBindings = composition.contextualBindings
+            compiler.recorded = recorded
+            compiler.moduleKeyCount = merged.moduleKeyCount
+            compiler.parent = parent
             compiler.reserveCapacity(merged.bindings.count)
             for key in merged.order { compiler.addRoot(key) }
             // A contextual binding's consumer is compiled now, so that the binding is checked.
             for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
-            var unbuildable: [InjectionError.Problem] = []
-            var reported: Set<AnyKey> = []
-            for (key, location) in entryPoints where compiler.addRoot(key) == nil && reported.insert(key).inserted {
-                unbuildable.append(MissingBindingRule.problem(
-                    for: key, neededBy: nil, path: [key], location: location, bindings: merged.bindings))
-            }
-            return (compiler, unbuildable)
+            // An entry point nothing builds is reported by `EntryPointRule`.
+            for (key, _) in entryPoints { compiler.addRoot(key) }
+            return compiler
         }
-        var (compiler, unbuildable) = discover()
+        var compiler = discover()
         // What a child reaches that is the family's is compiled by the parent, as it is when the
         // child requests it later.
         if let parent {
             let shared = parent.adoptSharedTypes(of: compiler.graph, bindings: merged.bindings, isOwn: isOwn)
-            if !shared.isEmpty { (compiler, unbuildable) = discover(shared: shared) }
+            if !shared.isEmpty { compiler = discover(shared: shared) }
         }
-        if let error = InjectionError(problems: merged.problems + shadowing + composition.problems + unbuildable
-                                      + compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
+        if let error = InjectionError(problems: compiler.validate(awaitsEagerValues: awaitsEagerValues)) {
             throw error
         }
         let linked = try compiler.linkAll()

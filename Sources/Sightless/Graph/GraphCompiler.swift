@@ -23,8 +23,13 @@ struct GraphCompiler {
     /// For each consumer, the keys of its dependencies that a contextual binding serves, and
     /// the key of that binding.
     var contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
-    /// The contextual bindings recorded, which a rule checks are used.
-    var contextualBindings: [ContextualBinding] = []
+    /// What the injector's modules and overrides recorded, which the rules check; empty for a
+    /// key compiled on its first request.
+    var recorded = RecordedElements()
+    /// For a child injector, its parent, which the rules check the child's bindings against.
+    var parent: GraphCompilation.Parent?
+    /// How many keys the modules' bindings bind (`RuleInput.moduleKeyCount`).
+    var moduleKeyCount: Int?
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -62,24 +67,36 @@ struct GraphCompiler {
         graph.setMeanings(graph.decideMeanings(perChild: perChild))
     }
 
-    /// Runs every rule; the problems in a stable order.
+    /// Every rule, in the order they run: what the modules recorded first, then the graph
+    /// discovered from it. The problems of all of them are reported together, in this order.
+    static let rules: [any GraphRule] = [
+        DuplicateBindingRule(),
+        BoundByParentRule(),
+        DuplicateContributionRule(),
+        AmbiguousCandidateRule(),
+        UnmatchedOverrideRule(),
+        UnboundDecoratorRule(),
+        EntryPointRule(),
+        RecipeProblemsRule(),
+        MissingBindingRule(),
+        CycleRule(),
+        DynamicDependencyRule(),
+        ScopeRule(),
+        TypeMismatchRule(),
+        CaptiveDependencyRule(),
+        AwaitRule(),
+        IsolationRule(),
+        UnusedContextualBindingRule(),
+    ]
+
+    /// Runs every rule of `rules`, in order; the problems in a stable order.
     /// `awaitsEagerValues` is `true` for an injector that awaits its eager values
     /// (`Injector.start`), which may then need `await`.
     mutating func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
         decide()
-        let rules: [any GraphRule] = [
-            RecipeProblemsRule(),
-            MissingBindingRule(bindings: bindings),
-            CycleRule(),
-            DynamicDependencyRule(),
-            ScopeRule(),
-            TypeMismatchRule(),
-            CaptiveDependencyRule(),
-            AwaitRule(awaitsEagerValues: awaitsEagerValues),
-            IsolationRule(),
-            UnusedContextualBindingRule(contextual: contextualBindings),
-        ]
-        return rules.flatMap { $0.check(graph) }
+        let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
+                              parent: parent, awaitsEagerValues: awaitsEagerValues)
+        return Self.rules.flatMap { $0.check(input) }
     }
 
     /// Links every new node, dependencies first. Call only on a graph that validated.

@@ -37,7 +37,7 @@ struct AwaitRuleTests {
     @Test("an eager singleton that needs await is no problem when eager values are awaited")
     func eagerAwaited() {
         let graph = ruleGraph { $0.bind(Client.self).in(.eagerSingleton) }
-        #expect(AwaitRule(awaitsEagerValues: true).check(graph).isEmpty)
+        #expect(AwaitRule().check(RuleInput(graph: graph, awaitsEagerValues: true)).isEmpty)
     }
 
     @Test("a value that needs await in a scope that builds synchronously is reported with its path")

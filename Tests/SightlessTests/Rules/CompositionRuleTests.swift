@@ -20,7 +20,7 @@ struct UnboundDecoratorRuleTests {
     func unboundReported() {
         let binder = Binder()
         binder.decorate(Key<Int>(named: "limit"), fileID: "App/Limits.swift", line: 5) { value, _ in value }
-        let problems = UnboundDecoratorRule(isBound: { _ in false }, bound: []).check(binder.decorators)
+        let problems = UnboundDecoratorRule.unbound(binder.decorators, isBound: { _ in false }, bound: [])
         guard case .decoratorWithoutBinding(let key, let location, _)? = problems.first?.detail else {
             Issue.record("expected decoratorWithoutBinding, got \(problems)")
             return
@@ -35,7 +35,7 @@ struct UnboundDecoratorRuleTests {
         binder.decorate(Int.self) { value, _ in value }
         binder.decorate(Blank.self) { value, _ in value }
         let bound = Key<Int>().erased
-        #expect(UnboundDecoratorRule(isBound: { $0 == bound }, bound: [bound]).check(binder.decorators).isEmpty)
+        #expect(UnboundDecoratorRule.unbound(binder.decorators, isBound: { $0 == bound }, bound: [bound]).isEmpty)
     }
 }
 
@@ -81,12 +81,12 @@ struct DuplicateContributionRuleTests {
 struct UnusedContextualBindingRuleTests {
     @Test("a contextual binding whose consumer does not need the key is reported")
     func unusedReported() {
-        var contextual: [ContextualBinding] = []
+        var recorded = RecordedElements()
         let compiler = ruleCompiler(roots: [Key<Blank>().erased]) { binder in
             binder.bind((any Shape).self).whenInjected(into: Blank.self).to(Circle.self)
-            contextual = binder.contextualBindings
+            recorded = RecordedElements(modules: binder, overrides: Binder())
         }
-        let problems = UnusedContextualBindingRule(contextual: contextual).check(compiler.graph)
+        let problems = UnusedContextualBindingRule().check(RuleInput(graph: compiler.graph, recorded: recorded))
         guard case .unusedContextualBinding(_, let consumer, _)? = problems.first?.detail else {
             Issue.record("expected unusedContextualBinding, got \(problems)")
             return
@@ -105,7 +105,8 @@ struct UnusedContextualBindingRuleTests {
         }
         for key in merged.order { compiler.addRoot(key) }
         compiler.addRoot(Key<Canvas>().erased)
-        #expect(UnusedContextualBindingRule(contextual: binder.contextualBindings).check(compiler.graph).isEmpty)
+        let recorded = RecordedElements(modules: binder, overrides: Binder())
+        #expect(UnusedContextualBindingRule().check(RuleInput(graph: compiler.graph, recorded: recorded)).isEmpty)
     }
 }
 

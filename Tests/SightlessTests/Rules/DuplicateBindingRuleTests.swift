@@ -1,6 +1,16 @@
 @testable import Sightless
 import Testing
 
+/// The rule's problems for what `modules` and `overrides` record, with the bindings merged
+/// from them as an injector merges them.
+private func duplicateProblems(modules: Binder, overrides: Binder = Binder()) -> [InjectionError.Problem] {
+    let recorded = RecordedElements(modules: modules, overrides: overrides)
+    let merged = DuplicateBindingRule().merge(
+        modules: recorded.recipes(overrides: false), overrides: recorded.recipes(overrides: true), builtIn: [.injector()])
+    return DuplicateBindingRule().check(RuleInput(graph: BindingGraph(), recorded: recorded, bindings: merged.bindings,
+                                                  moduleKeyCount: merged.moduleKeyCount))
+}
+
 @Suite("Rule: duplicate binding")
 struct DuplicateBindingRuleTests {
     @Test("a key bound twice is reported with both declarations")
@@ -8,9 +18,9 @@ struct DuplicateBindingRuleTests {
         let binder = Binder()
         binder.bind(Int.self, fileID: "App/A.swift", line: 3).to(instance: 1)
         binder.bind(Int.self, fileID: "App/B.swift", line: 7).to(instance: 2)
-        let merged = DuplicateBindingRule().merge(modules: binder.recipes, overrides: [], builtIn: [])
-        guard case .boundTwice(let key, let first, let second, let amongOverrides)? = merged.problems.first?.detail else {
-            Issue.record("expected boundTwice, got \(merged.problems)")
+        let problems = duplicateProblems(modules: binder)
+        guard case .boundTwice(let key, let first, let second, let amongOverrides)? = problems.first?.detail else {
+            Issue.record("expected boundTwice, got \(problems)")
             return
         }
         #expect(key == Key<Int>().erased)
@@ -25,10 +35,11 @@ struct DuplicateBindingRuleTests {
         binder.bind(Int.self, fileID: "App/A.swift", line: 3).to(instance: 1)
         binder.bind(Int.self, fileID: "App/B.swift", line: 7).to { _ in 2 }
         binder.bind(Int.self, fileID: "App/C.swift", line: 9).to { _ in 3 }
-        let merged = DuplicateBindingRule().merge(modules: binder.recipes, overrides: [], builtIn: [])
+        let recipes = binder.recipes
+        let merged = DuplicateBindingRule().merge(modules: recipes, overrides: [], builtIn: [])
         var firsts: [Sightless.SourceLocation?] = []
         var seconds: [Sightless.SourceLocation?] = []
-        for problem in merged.problems {
+        for problem in duplicateProblems(modules: binder) {
             guard case .boundTwice(_, let first, let second, _) = problem.detail else { continue }
             firsts.append(first)
             seconds.append(second)
@@ -47,12 +58,12 @@ struct DuplicateBindingRuleTests {
         modules.bind(Int.self).to(instance: 1)
         overrides.bind(Int.self, fileID: "Tests/A.swift", line: 1).to(instance: 2)
         overrides.bind(Int.self, fileID: "Tests/A.swift", line: 2).to(instance: 3)
-        let merged = DuplicateBindingRule().merge(modules: modules.recipes, overrides: overrides.recipes, builtIn: [])
-        guard case .boundTwice(_, let first, let second, let amongOverrides)? = merged.problems.first?.detail else {
-            Issue.record("expected boundTwice, got \(merged.problems)")
+        let problems = duplicateProblems(modules: modules, overrides: overrides)
+        guard case .boundTwice(_, let first, let second, let amongOverrides)? = problems.first?.detail else {
+            Issue.record("expected boundTwice, got \(problems)")
             return
         }
-        #expect(merged.problems.count == 1)
+        #expect(problems.count == 1)
         #expect(first == SourceLocation(fileID: "Tests/A.swift", line: 1))
         #expect(second == SourceLocation(fileID: "Tests/A.swift", line: 2))
         #expect(amongOverrides)
@@ -75,7 +86,7 @@ struct DuplicateBindingRuleTests {
         modules.bind(Int.self).to(instance: 1)
         overrides.bind(Int.self).to(instance: 2)
         let merged = DuplicateBindingRule().merge(modules: modules.recipes, overrides: overrides.recipes, builtIn: [])
-        #expect(merged.problems.isEmpty)
+        #expect(duplicateProblems(modules: modules, overrides: overrides).isEmpty)
         #expect(merged.bindings[Key<Int>().erased]?.source == .instance)
     }
 
@@ -83,9 +94,9 @@ struct DuplicateBindingRuleTests {
     func reservedKey() {
         let binder = Binder()
         binder.bind(Injector.self).to { resolver in resolver.injector }
-        let merged = DuplicateBindingRule().merge(modules: binder.recipes, overrides: [], builtIn: [.injector()])
-        guard case .reservedKey(let key)? = merged.problems.first?.detail else {
-            Issue.record("expected reservedKey, got \(merged.problems)")
+        let problems = duplicateProblems(modules: binder)
+        guard case .reservedKey(let key)? = problems.first?.detail else {
+            Issue.record("expected reservedKey, got \(problems)")
             return
         }
         #expect(key == Key<Injector>().erased)

@@ -24,7 +24,7 @@ struct MissingBindingRuleTests {
     @Test("a dependency nothing provides is reported with its consumer and path")
     func unboundDependency() {
         let graph = ruleGraph { $0.bind(MissingFeed.self) }
-        let problems = MissingBindingRule(bindings: [:]).check(graph)
+        let problems = MissingBindingRule().check(graph)
         #expect(problems.count == 1)
         guard case .missingBinding(let key, let consumer, let nearMisses, let canConform)? = problems.first?.detail else {
             Issue.record("expected missingBinding, got \(problems)")
@@ -39,7 +39,7 @@ struct MissingBindingRuleTests {
 
     @Test("a dependency after a dynamic argument is reported with its own role and key, and an optional one after it is not")
     func afterDynamic() {
-        let problems = MissingBindingRule(bindings: [:]).check(ruleGraph { $0.bind(MissingAfterDynamic.self) })
+        let problems = MissingBindingRule().check(ruleGraph { $0.bind(MissingAfterDynamic.self) })
         guard case .missingBinding(let key, let consumer, _, _)? = problems.first?.detail else {
             Issue.record("expected missingBinding, got \(problems)")
             return
@@ -51,7 +51,7 @@ struct MissingBindingRuleTests {
 
     @Test("an optional dependency nothing provides is no problem")
     func optionalDependency() {
-        #expect(MissingBindingRule(bindings: [:]).check(ruleGraph { $0.bind(MissingOptional.self) }).isEmpty)
+        #expect(MissingBindingRule().check(ruleGraph { $0.bind(MissingOptional.self) }).isEmpty)
     }
 
     @Test("a named key nothing provides lists the keys bound with the same type")

@@ -7,8 +7,8 @@ struct UnmatchedOverrideRuleTests {
     func unboundReported() {
         let overrides = Binder()
         overrides.bind(Key<Int>(named: "retires"), fileID: "AppTests/Fakes.swift", line: 9).to(instance: 1)
-        let problems = UnmatchedOverrideRule(isBound: { _ in false }, bound: [Key<Int>(named: "retries").erased])
-            .check(overrides.recipes)
+        let problems = UnmatchedOverrideRule.unmatched(
+            overrides.recipes, isBound: { _ in false }, bound: [Key<Int>(named: "retries").erased])
         guard case .overrideReplacesNothing(let key, let location, let nearMisses)? = problems.first?.detail else {
             Issue.record("expected overrideReplacesNothing, got \(problems)")
             return
@@ -22,13 +22,13 @@ struct UnmatchedOverrideRuleTests {
     func boundNotReported() {
         let overrides = Binder()
         overrides.bind(Int.self).to(instance: 1)
-        #expect(UnmatchedOverrideRule(isBound: { _ in true }, bound: []).check(overrides.recipes).isEmpty)
+        #expect(UnmatchedOverrideRule.unmatched(overrides.recipes, isBound: { _ in true }, bound: []).isEmpty)
     }
 
     @Test("an override of an Injectable type with no name is not reported")
     func justInTimeNotReported() {
         let overrides = Binder()
         overrides.bind(Garage.self).to { _ in Garage() }
-        #expect(UnmatchedOverrideRule(isBound: { _ in false }, bound: []).check(overrides.recipes).isEmpty)
+        #expect(UnmatchedOverrideRule.unmatched(overrides.recipes, isBound: { _ in false }, bound: []).isEmpty)
     }
 }

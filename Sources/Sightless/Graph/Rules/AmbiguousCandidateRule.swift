@@ -1,9 +1,16 @@
 /// Binds each protocol that nothing binds to its only candidate implementation, and reports
 /// every such protocol with two or more candidates, listing each with where it was offered.
-struct AmbiguousCandidateRule {
+struct AmbiguousCandidateRule: GraphRule {
     struct Resolved {
         var recipes: [Recipe] = []
         var problems: [InjectionError.Problem] = []
+    }
+
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let candidates = input.recorded.candidates
+        guard !candidates.isEmpty else { return [] }
+        let bindings = input.bindings, parent = input.parent
+        return resolve(candidates) { key in bindings[key] != nil || parent?.binds(key) == true }.problems
     }
 
     /// - Parameter isBound: whether a key is bound explicitly (by a module, an override or a

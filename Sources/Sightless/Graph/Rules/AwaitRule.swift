@@ -5,10 +5,9 @@
 /// A node needs `await` when its own initializer, closure or provider is `async`, or when a
 /// dependency it builds at once (not through a `Lazy` or `Factory`) needs `await`.
 struct AwaitRule: GraphRule {
-    /// `true` for an injector that awaits its eager values (`Injector.start`).
-    var awaitsEagerValues = false
-
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        // `true` for an injector that awaits its eager values (`Injector.start`).
+        let graph = input.graph, awaitsEagerValues = input.awaitsEagerValues
         let meanings = graph.decidedMeanings
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {

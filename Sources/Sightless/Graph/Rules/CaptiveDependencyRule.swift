@@ -3,7 +3,8 @@
 /// dependency). A `Factory` builds when asked and keeps nothing, so its edge is never captive (a
 /// `Lazy` keeps the first value, so its edge is); an unscoped dependency belongs to its consumer.
 struct CaptiveDependencyRule: GraphRule {
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
             guard let recipe = graph.nodes[index].recipe else { continue }

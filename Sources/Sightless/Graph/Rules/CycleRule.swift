@@ -2,7 +2,8 @@
 /// `A → B → C → A`. Iterative throughout, so a graph of any depth is checked without
 /// exhausting the stack.
 struct CycleRule: GraphRule {
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
         let successors = DirectSuccessors(graph)
         return Self.cycles(successors).compactMap { component in
             guard let start = component.min() else { return nil }

@@ -3,11 +3,37 @@
 /// an error naming both; an override's entry replaces the modules' entry of the same key, and
 /// every other override contribution adds to the collection. A collection whose key is bound
 /// explicitly by an override is replaced whole; bound explicitly by a module as well as
-/// contributed to, it is bound twice.
-struct DuplicateContributionRule {
+/// contributed to, it is bound twice. A child's contributions to a collection of its parent's
+/// are gathered with the parent's.
+struct DuplicateContributionRule: GraphRule {
     struct Gathered {
         var recipes: [Recipe] = []
         var problems: [InjectionError.Problem] = []
+    }
+
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        gather(input.recorded, parent: input.parent)?.problems ?? []
+    }
+
+    /// The contributions `recorded` gathers, with those of `parent` to the collections they
+    /// extend; `nil` when nothing contributes.
+    func gather(_ recorded: RecordedElements, parent: GraphCompilation.Parent?) -> Gathered? {
+        let contributions = Self.contributions(recorded, parent: parent)
+        guard !contributions.isEmpty else { return nil }
+        var moduleBound: [AnyKey: SourceLocation?] = [:]
+        for recipe in recorded.recipes(overrides: false) { moduleBound[recipe.key] = recipe.location }
+        return gather(contributions, bound: moduleBound, overridden: Set(recorded.recipes(overrides: true).map(\.key)))
+    }
+
+    /// The contributions an injector gathers: its own, after its parent's to the collections its
+    /// own extend (a child that contributes to a collection of its parent's adds to the
+    /// parent's elements).
+    static func contributions(_ recorded: RecordedElements, parent: GraphCompilation.Parent?) -> [Contribution] {
+        let own = recorded.contributions
+        guard !own.isEmpty else { return [] }
+        let extended = Set(own.map(\.collection))
+        return (parent?.compilation.composition.contributions ?? [])
+            .filter { extended.contains($0.collection) }.map(\.inherited) + own
     }
 
     /// - Parameters:

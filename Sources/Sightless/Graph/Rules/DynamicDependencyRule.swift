@@ -5,7 +5,8 @@
 ///   a type, since a request for the alias brings the arguments along;
 /// - a `Factory<T, A…>` must pass exactly the types of `T`'s dynamic slots, in order.
 struct DynamicDependencyRule: GraphRule {
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
             let edges = graph.nodes[index].edges

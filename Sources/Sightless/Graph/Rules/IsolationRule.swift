@@ -7,7 +7,8 @@
 /// `Lazy` or `Factory`) an unscoped nonisolated value that needs it. An unscoped value that
 /// needs an actor is fine: it is built there, for one consumer, each time.
 struct IsolationRule: GraphRule {
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
         let meanings = graph.decidedMeanings
         let needs = Self.neededIsolation(graph, meanings)
         var problems: [InjectionError.Problem] = []

@@ -2,9 +2,8 @@
 /// ``Injectable`` type to build just in time. An optional dependency is never missing; it is
 /// `nil` instead.
 struct MissingBindingRule: GraphRule {
-    let bindings: [AnyKey: Recipe]
-
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph, bindings = input.bindings
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
             let edges = graph.nodes[index].edges

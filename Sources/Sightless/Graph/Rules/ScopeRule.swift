@@ -2,8 +2,9 @@
 /// whose initializer takes dynamic arguments would keep the values of whichever request came
 /// first.
 struct ScopeRule: GraphRule {
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        graph.nodes.indices.compactMap { index in
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
+        return graph.nodes.indices.compactMap { index in
             guard let recipe = graph.nodes[index].recipe, recipe.scope.strategy.sharesValues,
                   graph.hasDynamicDependencies(index) else { return nil }
             let dynamic = graph.dynamicDependencies(of: index)

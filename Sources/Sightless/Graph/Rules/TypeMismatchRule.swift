@@ -4,8 +4,9 @@
 /// (through other aliases) to an ``Injectable`` type or an instance; a closure's or provider's
 /// values are checked when they are built.
 struct TypeMismatchRule: GraphRule {
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        graph.nodes.indices.compactMap { index in
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
+        return graph.nodes.indices.compactMap { index in
             guard let recipe = graph.nodes[index].recipe, case .alias(let targetKey) = recipe.source,
                   let concrete = concreteType(reachedFrom: index, in: graph),
                   !recipe.accepts(concrete) else { return nil }

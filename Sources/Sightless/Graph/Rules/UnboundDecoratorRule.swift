@@ -1,14 +1,22 @@
 /// Reports every decorator of a key that this injector does not provide: no binding of its
 /// modules or overrides, and no ``Injectable`` type built just in time. Such a decorator would
 /// wrap nothing.
-struct UnboundDecoratorRule {
-    /// Whether this injector provides the key from a binding of its own.
-    let isBound: (AnyKey) -> Bool
-    /// Every key bound, for the near-miss hint.
-    let bound: [AnyKey]
+struct UnboundDecoratorRule: GraphRule {
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let decorators = input.recorded.decorators
+        guard !decorators.isEmpty else { return [] }
+        let bindings = input.bindings
+        return Self.unbound(decorators, isBound: { key in bindings[key] != nil }, bound: Array(bindings.keys))
+    }
 
+    /// The problems of the `decorators` whose key is not provided.
+    /// - Parameters:
+    ///   - isBound: whether this injector provides the key from a binding of its own.
+    ///   - bound: every key bound, for the near-miss hint.
     // The shape of UnmatchedOverrideRule's check, written out so that each rule reads alone.
-    func check(_ decorators: [Decorator]) -> [InjectionError.Problem] {
+    static func unbound(
+        _ decorators: [Decorator], isBound: (AnyKey) -> Bool, bound: [AnyKey]
+    ) -> [InjectionError.Problem] {
         decorators.compactMap { decorator in
             let key = decorator.key
             guard !isBound(key), !UnmatchedOverrideRule.isJustInTime(key) else { return nil }

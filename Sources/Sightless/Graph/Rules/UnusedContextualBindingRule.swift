@@ -1,10 +1,9 @@
 /// Reports every contextual binding that serves no edge: its consumer does not depend on the
 /// key (a wrong consumer, or a key of another name or type), so the binding changes nothing.
 struct UnusedContextualBindingRule: GraphRule {
-    let contextual: [ContextualBinding]
-
-    func check(_ graph: BindingGraph) -> [InjectionError.Problem] {
-        contextual.compactMap { binding in
+    func check(_ input: RuleInput) -> [InjectionError.Problem] {
+        let graph = input.graph
+        return input.recorded.contextualBindings.compactMap { binding in
             if let consumer = graph.index[binding.consumer], let serving = graph.index[binding.serving],
                graph.nodes[consumer].edges.contains(where: { $0.target == serving }) {
                 return nil
