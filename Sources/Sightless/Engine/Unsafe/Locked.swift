@@ -16,34 +16,21 @@ import Darwin
 /// guarded here as racing if the lock did not order its accesses. It is taken only off the hot
 /// path: while a singleton is first built, and while a type is compiled on its first request.
 ///
-/// Invariant: `mutex` is allocated and initialized in `init`, destroyed and freed in `deinit`,
-/// and used only through `pthread_mutex_lock` and `pthread_mutex_unlock`, which are
-/// thread-safe; `state` is read and written only between the two, in `withLock`.
+/// Invariant: `state` is read and written only while `mutex` is held, in `withLock`.
 @safe final class Locked<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private var state: State
 
     /// A cell holding `state`.
     init(_ state: State) {
         self.state = state
-        unsafe mutex = .allocate(capacity: 1)
-        unsafe mutex.initialize(to: pthread_mutex_t())
-        unsafe pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        unsafe pthread_mutex_destroy(mutex)
-        unsafe mutex.deinitialize(count: 1)
-        unsafe mutex.deallocate()
     }
 
     /// Runs `body` with the state, under the lock.
     func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        unsafe pthread_mutex_lock(mutex)
-        defer { unsafe pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        try mutex.withLocked { () throws(Failure) -> Result in try body(&state) }
     }
 }
 
@@ -54,9 +41,7 @@ extension Locked where State == Void {
     /// Runs `body` under the lock, with no access to `state`, which holds nothing: an access to
     /// that empty value was reported by ThreadSanitizer, at the cell's own address, as racing.
     func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        unsafe pthread_mutex_lock(mutex)
-        defer { unsafe pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLocked(body)
     }
 }
 

@@ -12,21 +12,18 @@ import Darwin
 /// Pthread for the reason `Locked` gives: ThreadSanitizer follows it, and the suite's
 /// instrumented run holds the state guarded here to it.
 ///
-/// Invariant: `mutex` and `condition` are allocated and initialized in `init`, destroyed and
-/// freed in `deinit`, and used only through the pthread functions, which are thread-safe;
+/// Invariant: `condition` is allocated and initialized in `init`, destroyed and freed in
+/// `deinit`, and used only through the pthread functions, which are thread-safe, with `mutex`;
 /// `state` is read and written only while this thread holds the mutex (a wait releases it, and
 /// `body` runs again, with the state as it is then, once the wait takes it back).
 @safe final class Monitor<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var state: State
 
     /// A monitor holding `state`.
     init(_ state: State) {
         self.state = state
-        unsafe mutex = .allocate(capacity: 1)
-        unsafe mutex.initialize(to: pthread_mutex_t())
-        unsafe pthread_mutex_init(mutex, nil)
         unsafe condition = .allocate(capacity: 1)
         unsafe condition.initialize(to: pthread_cond_t())
         unsafe pthread_cond_init(condition, nil)
@@ -36,37 +33,32 @@ import Darwin
         unsafe pthread_cond_destroy(condition)
         unsafe condition.deinitialize(count: 1)
         unsafe condition.deallocate()
-        unsafe pthread_mutex_destroy(mutex)
-        unsafe mutex.deinitialize(count: 1)
-        unsafe mutex.deallocate()
     }
 
     /// Runs `body` with the state, under the lock.
     func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        unsafe pthread_mutex_lock(mutex)
-        defer { unsafe pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        try mutex.withLocked { () throws(Failure) -> Result in try body(&state) }
     }
 
     /// Runs `body` with the state, under the lock, until it returns a result: each time it
     /// returns `nil`, the thread waits until another one calls `broadcast`, then runs it again.
     func waitUntil<Result>(_ body: (inout State) -> Result?) -> Result {
-        unsafe pthread_mutex_lock(mutex)
-        defer { unsafe pthread_mutex_unlock(mutex) }
-        while true {
-            if let result = body(&state) { return result }
-            unsafe pthread_cond_wait(condition, mutex)
+        mutex.withLocked {
+            while true {
+                if let result = body(&state) { return result }
+                unsafe pthread_cond_wait(condition, mutex.pointer)
+            }
         }
     }
 
     /// Runs `body` with the state, under the lock, then wakes every thread in `waitUntil`.
     func broadcast<Result>(after body: (inout State) -> Result) -> Result {
-        unsafe pthread_mutex_lock(mutex)
-        defer { unsafe pthread_mutex_unlock(mutex) }
-        let result = body(&state)
-        unsafe pthread_cond_broadcast(condition)
-        return result
+        mutex.withLocked {
+            let result = body(&state)
+            unsafe pthread_cond_broadcast(condition)
+            return result
+        }
     }
 }
