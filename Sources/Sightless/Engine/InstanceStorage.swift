@@ -131,8 +131,9 @@ public final class InstanceStorage {
 
 extension InstanceStorage {
     /// Stores `value` as the instance, unless the storage is sealed (then `false`, and nothing is
-    /// stored) or `value` is not of `valueType` (nothing is stored either); called under the coordinator's lock, by the one build the coordinator (or, for
-    /// an awaited instance, `awaitedBuild`) let run.
+    /// stored) or `value` is not of `valueType` (nothing is stored either); called under the
+    /// coordinator's lock, by the one build the coordinator (or, for an awaited instance,
+    /// `awaitedBuild`) let run.
     func store<Value>(_ value: Value) -> Bool {
         if sealed { return false }
         // A value of another type is not kept (the cell refuses it): the request that reads the
