@@ -222,13 +222,8 @@ extension Injector {
                 match(&matcher)
                 return matcher.matches && matcher.index == signature.types.count
             },
-            awaiting: { (node, signature, key) async throws(InjectionError) -> Value in
-                try await AwaitedArguments.withSlots(
-                    for: signature, place: place, destroy: destroy
-                ) { (arguments) async throws(InjectionError) -> Value in
-                    try await awaitPlaced(node, arguments: arguments, key: key)
-                }
-            })
+            place: { arguments, signature in arguments.placeSlots(signature.offsets, place) },
+            destroy: { arguments, signature in arguments.destroySlots(signature.offsets, destroy) })
     }
 
     /// An awaited request with a parameter pack of dynamic arguments (a `Factory`'s), their
@@ -247,25 +242,21 @@ extension Injector {
             matches: { signature in
                 signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
             },
-            awaiting: { (node, signature, key) async throws(InjectionError) -> Value in
-                try await AwaitedArguments.withTuple(
-                    (repeat each arguments), for: signature
-                ) { (arguments) async throws(InjectionError) -> Value in
-                    try await awaitPlaced(node, arguments: arguments, key: key)
-                }
-            })
+            place: { placed, _ in placed.placeTuple((repeat each arguments)) },
+            destroy: { placed, _ in placed.destroyTuple(Arguments.self) })
     }
 
     /// What both forms share: the node found (`known`, else probed), run `synchronously` when it
-    /// needs no `await` now; else, when `matches` accepts its signature, its plan awaited by
-    /// `awaiting`, which places the arguments in memory that lives until the plan returns
-    /// (`AwaitedArguments`).
+    /// needs no `await` now; else, when `matches` accepts its signature, the arguments placed by
+    /// `place` in memory that lives until the awaited plan returns (`AwaitedArguments`), then
+    /// destroyed by `destroy`.
     @inlinable @inline(__always) nonisolated(nonsending)
     func awaitedRequestPlacing<Value>(
         _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?,
         synchronously: (UnownedReference<AnyNode>) throws(InjectionError) -> Value,
         matches: (DynamicSignature) -> Bool,
-        awaiting: nonisolated(nonsending) (Node<Value>, DynamicSignature, AnyKey) async throws(InjectionError) -> Value
+        place: (borrowing AwaitedArguments, DynamicSignature) -> Void,
+        destroy: (borrowing AwaitedArguments, DynamicSignature) -> Void
     ) async throws(InjectionError) -> Value? {
         guard !isShutDown.load(ordering: .relaxed), let found = known ?? compiled(Value.self, name: name) else {
             return nil
@@ -273,7 +264,10 @@ extension Injector {
         if found.reading({ node in node.isReady }) { return try synchronously(found) }
         let node = try found.object.typed(as: Value.self)
         guard let signature = node.signature, matches(signature) else { return nil }
-        return try await awaiting(node, signature, AnyKey(type: Value.self, name: name))
+        let placed = AwaitedArguments(for: signature)
+        place(placed, signature)
+        defer { destroy(placed, signature) }
+        return try await awaitPlaced(node, arguments: placed.arguments, key: AnyKey(type: Value.self, name: name))
     }
 
     /// Awaits the plan of a node that needs `await`, its arguments placed.

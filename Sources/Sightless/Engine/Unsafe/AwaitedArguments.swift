@@ -2,49 +2,64 @@
 /// that lives until the awaited plan returns: a request that awaits cannot keep them on its
 /// stack, as a synchronous one does (`InlineArguments`, `ArgumentPlacer.withBuffer`).
 ///
-/// Invariant: each function allocates a buffer of the signature's `byteCount` (at least one
-/// byte) and `alignment`, places the request's arguments in it, runs `body` with them, then
-/// destroys exactly the arguments it placed, once, and frees the buffer, after `body` returns
-/// or throws. The caller of `withTuple` or `withSlots` compared the arguments with the
-/// signature first (`DynamicSignature.places(_:matching:)`, `SlotMatcher`): they are exactly the
-/// slots' types, in order, so each lies at its slot's offset; `withPlacer` checks each argument
-/// as it places it (`ArgumentPlacer`).
+/// Invariant: a value owns a buffer of its signature's `byteCount` (at least one byte) and
+/// `alignment`, allocated when it is made and freed when it ends (`deinit`), after every use.
+/// The request that makes it places its arguments once (`placeTuple`, `placeSlots`), having
+/// compared them with the signature first (`DynamicSignature.places(_:matching:)`,
+/// `SlotMatcher`): they are exactly the slots' types, in order, so each lies at its slot's
+/// offset; it reads them only through `arguments` while its plan runs, and destroys them once,
+/// walking the same arguments in the same order (`destroyTuple`, `destroySlots`), once the plan
+/// has returned or thrown. `withPlacer` does all of this itself.
 @usableFromInline
-@safe enum AwaitedArguments {
-    /// Places `arguments`, the tuple of all of a request's arguments, at the start of a buffer
-    /// for `signature`, awaits `body` with them, then destroys them and frees the buffer.
-    @inlinable @inline(__always) nonisolated(nonsending)
-    static func withTuple<Arguments, Result>(
-        _ arguments: Arguments, for signature: DynamicSignature,
-        _ body: nonisolated(nonsending) (ArgumentBuffer) async throws(InjectionError) -> Result
-    ) async throws(InjectionError) -> Result {
-        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { unsafe base.deallocate() }
+@safe struct AwaitedArguments: ~Copyable {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline let token: ObjectIdentifier
+
+    /// A buffer laid out for `signature`, with nothing placed yet.
+    @inlinable @inline(__always)
+    init(for signature: DynamicSignature) {
+        unsafe base = .allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
+        token = signature.tokenIdentity
+    }
+
+    @inlinable
+    deinit {
+        unsafe base.deallocate()
+    }
+
+    /// The arguments placed, as the node's plans read them.
+    @inlinable @inline(__always)
+    var arguments: ArgumentBuffer { unsafe ArgumentBuffer(base: UnsafeRawPointer(base), token: token) }
+
+    /// Places `arguments`, the tuple of all of a request's arguments, at the start of the buffer.
+    @inlinable @inline(__always)
+    func placeTuple<Arguments>(_ arguments: Arguments) {
         unsafe ArgumentBuffer.place(arguments, at: base)
-        defer { unsafe ArgumentBuffer.destroyPlaced(base, as: Arguments.self) }
-        return unsafe try await body(ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
     }
 
-    /// Places a request's arguments one by one at the offsets of `signature` (`place`), awaits
-    /// `body` with them, then destroys them (`destroy`, walking the same arguments in the same
-    /// order) and frees the buffer.
-    @inlinable @inline(__always) nonisolated(nonsending)
-    static func withSlots<Result>(
-        for signature: DynamicSignature,
-        place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void,
-        _ body: nonisolated(nonsending) (ArgumentBuffer) async throws(InjectionError) -> Result
-    ) async throws(InjectionError) -> Result {
-        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { unsafe base.deallocate() }
-        var placer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
+    /// Destroys the tuple `placeTuple` placed.
+    @inlinable @inline(__always)
+    func destroyTuple<Arguments>(_ type: Arguments.Type) {
+        unsafe ArgumentBuffer.destroyPlaced(base, as: Arguments.self)
+    }
+
+    /// Places a request's arguments one by one at `offsets`, the signature's (`place`).
+    @inlinable @inline(__always)
+    func placeSlots(_ offsets: [Int], _ place: (inout SlotPlacer) -> Void) {
+        var placer = unsafe SlotPlacer(base: base, offsets: offsets)
         place(&placer)
-        defer {
-            var destroyer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
-            destroy(&destroyer)
-        }
-        return unsafe try await body(ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity))
     }
 
+    /// Destroys the arguments `placeSlots` placed (`destroy`, walking the same arguments in the
+    /// same order).
+    @inlinable @inline(__always)
+    func destroySlots(_ offsets: [Int], _ destroy: (inout SlotPlacer) -> Void) {
+        var destroyer = unsafe SlotPlacer(base: base, offsets: offsets)
+        destroy(&destroyer)
+    }
+}
+
+extension AwaitedArguments {
     /// Places a request's arguments with `place`, which checks each against its slot and may
     /// throw, awaits `body` with them, then destroys those placed and frees the buffer.
     nonisolated(nonsending)
