@@ -222,8 +222,8 @@ extension Injector {
                 match(&matcher)
                 return matcher.matches && matcher.index == signature.types.count
             },
-            place: { arguments, signature in arguments.placeSlots(signature.offsets, place) },
-            destroy: { arguments, signature in arguments.destroySlots(signature.offsets, destroy) })
+            place: { placed, signature in placed.placeSlots(signature.offsets, place) },
+            destroy: { placed, signature in placed.destroySlots(signature.offsets, destroy) })
     }
 
     /// An awaited request with a parameter pack of dynamic arguments (a `Factory`'s), their
