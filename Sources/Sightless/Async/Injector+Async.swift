@@ -191,16 +191,15 @@ extension Injector {
         guard signature.slots.count == count else {
             throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
         }
-        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { unsafe base.deallocate() }
-        var placer = unsafe ArgumentPlacer(signature: signature, buffer: base, key: key)
-        defer { placer.destroyPlaced() }
-        repeat try placer.place(each arguments)
-        let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: placer.arguments))
-        do {
-            return try await AwaitedReentry.request(key, plan, request)
-        } catch {
-            throw InjectionError.request(error, key: key)
+        return try await AwaitedArguments.withPlacer(
+            for: signature, key: key, place: { (placer) throws(InjectionError) in repeat try placer.place(each arguments) }
+        ) { (arguments) async throws(InjectionError) -> Value in
+            let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: arguments))
+            do {
+                return try await AwaitedReentry.request(key, plan, request)
+            } catch {
+                throw InjectionError.request(error, key: key)
+            }
         }
     }
 
@@ -216,21 +215,15 @@ extension Injector {
         _ type: Value.Type, name: String?, synchronously: () throws(InjectionError) -> Value,
         match: (inout SlotMatcher) -> Void, place: (inout SlotPlacer) -> Void, destroy: (inout SlotPlacer) -> Void
     ) async throws(InjectionError) -> Value? {
-        unsafe try await awaitedRequestPlacing(
+        try await awaitedRequestPlacing(
             Value.self, name: name, found: nil, synchronously: { (_) throws(InjectionError) in try synchronously() },
             matches: { signature in
                 var matcher = SlotMatcher(signature.types)
                 match(&matcher)
                 return matcher.matches && matcher.index == signature.types.count
             },
-            place: { base, signature in
-                var placer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
-                place(&placer)
-            },
-            destroy: { base, signature in
-                var destroyer = unsafe SlotPlacer(base: base, offsets: signature.offsets)
-                destroy(&destroyer)
-            })
+            place: { placed, signature in placed.placeSlots(signature.offsets, place) },
+            destroy: { placed, signature in placed.destroySlots(signature.offsets, destroy) })
     }
 
     /// An awaited request with a parameter pack of dynamic arguments (a `Factory`'s), their
@@ -241,7 +234,7 @@ extension Injector {
         _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?, arguments: repeat each Argument
     ) async throws(InjectionError) -> Value? {
         typealias Arguments = (repeat each Argument)
-        return unsafe try await awaitedRequestPlacing(
+        return try await awaitedRequestPlacing(
             Value.self, name: name, found: known,
             synchronously: { (found) throws(InjectionError) in
                 try requestPlacing(Value.self, name: name, found: found, arguments: repeat each arguments)
@@ -249,20 +242,21 @@ extension Injector {
             matches: { signature in
                 signature.places(Arguments.self, matching: { matcher in repeat matcher.match((each Argument).self) })
             },
-            place: { base, _ in unsafe ArgumentBuffer.place((repeat each arguments), at: base) },
-            destroy: { base, _ in unsafe ArgumentBuffer.destroyPlaced(base, as: Arguments.self) })
+            place: { placed, _ in placed.placeTuple((repeat each arguments)) },
+            destroy: { placed, _ in placed.destroyTuple(Arguments.self) })
     }
 
     /// What both forms share: the node found (`known`, else probed), run `synchronously` when it
     /// needs no `await` now; else, when `matches` accepts its signature, the arguments placed by
-    /// `place` in memory that lives until the awaited plan returns, then destroyed by `destroy`.
+    /// `place` in memory that lives until the awaited plan returns (`AwaitedArguments`), then
+    /// destroyed by `destroy`.
     @inlinable @inline(__always) nonisolated(nonsending)
     func awaitedRequestPlacing<Value>(
         _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?,
         synchronously: (UnownedReference<AnyNode>) throws(InjectionError) -> Value,
         matches: (DynamicSignature) -> Bool,
-        place: (UnsafeMutableRawPointer, DynamicSignature) -> Void,
-        destroy: (UnsafeMutableRawPointer, DynamicSignature) -> Void
+        place: (borrowing AwaitedArguments, DynamicSignature) -> Void,
+        destroy: (borrowing AwaitedArguments, DynamicSignature) -> Void
     ) async throws(InjectionError) -> Value? {
         guard !isShutDown.load(ordering: .relaxed), let found = known ?? compiled(Value.self, name: name) else {
             return nil
@@ -270,13 +264,10 @@ extension Injector {
         if found.reading({ node in node.isReady }) { return try synchronously(found) }
         let node = try found.object.typed(as: Value.self)
         guard let signature = node.signature, matches(signature) else { return nil }
-        let base = UnsafeMutableRawPointer.allocate(byteCount: max(signature.byteCount, 1), alignment: signature.alignment)
-        defer { unsafe base.deallocate() }
-        unsafe place(base, signature)
-        defer { unsafe destroy(base, signature) }
-        return unsafe try await awaitPlaced(
-            node, arguments: ArgumentBuffer(base: UnsafeRawPointer(base), token: signature.tokenIdentity),
-            key: AnyKey(type: Value.self, name: name))
+        let placed = AwaitedArguments(for: signature)
+        place(placed, signature)
+        defer { destroy(placed, signature) }
+        return try await awaitPlaced(node, arguments: placed.arguments, key: AnyKey(type: Value.self, name: name))
     }
 
     /// Awaits the plan of a node that needs `await`, its arguments placed.

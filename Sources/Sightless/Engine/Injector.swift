@@ -234,34 +234,19 @@ extension Injector {
             throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
         }
         // Arguments that fit go in a buffer on the stack; a request allocates nothing else.
-        typealias Inline = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-        if signature.byteCount <= MemoryLayout<Inline>.size, signature.alignment <= MemoryLayout<Inline>.alignment {
-            var storage: Inline = (0, 0, 0, 0, 0, 0, 0, 0)
-            return unsafe try withUnsafeMutableBytes(of: &storage) { (buffer) throws(InjectionError) -> Value in
-                guard let base = buffer.baseAddress else {
-                    throw InjectionError(.internalInconsistency(.argumentLayout(key: key)), path: [key])
-                }
-                return unsafe try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
-            }
+        return try ArgumentPlacer.withBuffer(for: signature, key: key) { (placer) throws(InjectionError) -> Value in
+            repeat try placer.place(each arguments)
+            return try runPlaced(node, key: key, arguments: placer.arguments)
         }
-        let base = UnsafeMutableRawPointer.allocate(byteCount: signature.byteCount, alignment: signature.alignment)
-        defer { unsafe base.deallocate() }
-        return unsafe try run(node, key: key, signature: signature, buffer: base, arguments: repeat each arguments)
     }
 
-    /// Places the arguments into `buffer`, runs the plan, and destroys the arguments.
+    /// Runs the plan with the arguments placed.
     @inline(__always)
-    private func run<Value, each Argument>(
-        _ node: Node<Value>, key: AnyKey, signature: DynamicSignature, buffer: UnsafeMutableRawPointer,
-        arguments: repeat each Argument
-    ) throws(InjectionError) -> Value {
-        var placer = unsafe ArgumentPlacer(signature: signature, buffer: buffer, key: key)
-        defer { placer.destroyPlaced() }
-        repeat try placer.place(each arguments)
+    private func runPlaced<Value>(_ node: Node<Value>, key: AnyKey, arguments: ArgumentBuffer) throws(InjectionError) -> Value {
         if let frame = RequestFrame.current(of: self) {
-            return try runNested(node, plan: node.plan, in: frame, arguments: placer.arguments)
+            return try runNested(node, plan: node.plan, in: frame, arguments: arguments)
         }
-        var resolution = try Resolution(injector: self, arguments: placer.arguments)
+        var resolution = try Resolution(injector: self, arguments: arguments)
         defer { resolution.end() }
         do {
             return try node.plan(&resolution)

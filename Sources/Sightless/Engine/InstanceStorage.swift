@@ -21,18 +21,15 @@ import Synchronization
 /// The instance lives in memory of its own, published by an atomic pointer. Nothing here is
 /// generic over the value's type, so reading it asks the runtime for no type metadata beyond
 /// the one comparison that checks the reader's type.
-@safe public final class InstanceStorage {
-    /// The instance's address, published once it is built; requests find the cell in the node
-    /// index and read it directly (`InstanceCell`).
-    @usableFromInline let stored = InstanceCell.allocate()
+public final class InstanceStorage {
     /// The type of the instance: the type of the storage's key. A reader that asks for another
     /// type finds nothing, and a build of another type is not stored.
     @usableFromInline let valueType: ObjectIdentifier
+    /// The instance, published once it is built; requests find the cell in the node index and
+    /// read it directly (`InstanceCell`).
+    @usableFromInline let stored: InstanceCell
     /// The thread building the instance, or 0. Guarded by the injector's `BuildCoordinator`.
     var builder: UInt = 0
-    /// Frees the instance with the storage; set once, under the coordinator's lock, when it
-    /// is stored.
-    private var destroy: ((UnsafeMutableRawPointer) -> Void)?
     /// When the instance was stored, among the instances of the injector's family (from 1);
     /// written under the coordinator's lock.
     var creation = 0
@@ -59,15 +56,11 @@ import Synchronization
     public init(_ key: AnyKey) {
         self.key = key
         self.valueType = ObjectIdentifier(key.type)
+        self.stored = InstanceCell.allocate(valueType: valueType)
     }
 
-    /// The instance a shutdown retired: no request finds it any more, and it is freed with the
-    /// storage, since a reader may still hold the address it loaded before. Written under the
-    /// coordinator's lock.
-    private var retired: UnsafeMutableRawPointer?
-
     deinit {
-        if let pointer = unsafe stored.load() ?? retired { unsafe destroy?(pointer) }
+        // Frees the instance, published or retired by a shutdown, with the cell.
         stored.free()
     }
 
@@ -76,21 +69,23 @@ import Synchronization
     /// ```swift
     /// print(storage.isFilled)   // false until the first request
     /// ```
-    public var isFilled: Bool { unsafe stored.load() != nil }
-
-    /// Where the instance lives, once it exists; it is of type `valueType`.
-    @inlinable @inline(__always)
-    var instancePointer: UnsafeMutableRawPointer? {
-        unsafe stored.load()
-    }
+    public var isFilled: Bool { stored.isPublished }
 
     /// The instance, if it has been built as a `Value`.
     @inlinable @inline(__always)
     func existing<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = unsafe stored.load(), valueType == ObjectIdentifier(Value.self) else {
-            return nil
-        }
-        return unsafe Self.read(pointer, as: Value.self)
+        stored.existing(as: Value.self)
+    }
+
+    /// The instance, if it exists, read without comparing types.
+    ///
+    /// The caller holds this storage as the storage of a `Node<Value>` or a `PlanBox<Value>`,
+    /// which keep only a storage whose `valueType` is `Value` (checked when they are made), or
+    /// found the node by the identity of `Value` in a `NodeIndex`, which indexes a node only under
+    /// the type it produces (`InstanceCell.existingVerified(as:)`).
+    @inlinable @inline(__always)
+    func existingVerified<Value>(as type: Value.Type) -> Value? {
+        stored.existingVerified(as: Value.self)
     }
 
     @inline(__always)
@@ -136,16 +131,17 @@ import Synchronization
 
 extension InstanceStorage {
     /// Stores `value` as the instance, unless the storage is sealed (then `false`, and nothing is
-    /// stored); called under the coordinator's lock, by the one build the coordinator (or, for
-    /// an awaited instance, `awaitedBuild`) let run.
+    /// stored) or `value` is not of `valueType` (nothing is stored either); called under the
+    /// coordinator's lock, by the one build the coordinator (or, for an awaited instance,
+    /// `awaitedBuild`) let run.
     func store<Value>(_ value: Value) -> Bool {
         if sealed { return false }
-        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        unsafe pointer.initialize(to: value)
-        unsafe destroy = { raw in unsafe Self.destroy(raw, as: Value.self) }
+        // A value of another type is not kept (the cell refuses it): the request that reads the
+        // instance back reports the defect (`missing(in:)`).
+        guard valueType == ObjectIdentifier(Value.self) else { return true }
         closable = value as? any Closable
         asyncClosable = value as? any AsyncClosable
-        unsafe stored.publish(UnsafeMutableRawPointer(pointer))
+        stored.store(value)
         return true
     }
 
@@ -158,12 +154,10 @@ extension InstanceStorage {
             var closing: [ClosingValue] = []
             for storage in storages {
                 storage.sealed = true
-                guard let pointer = unsafe storage.stored.load() else { continue }
+                guard storage.stored.retire() else { continue }
                 if let value: AnyObject = storage.asyncClosable ?? storage.closable {
                     closing.append(ClosingValue(key: storage.key, value: value, creation: storage.creation))
                 }
-                unsafe storage.retired = pointer
-                unsafe storage.stored.publish(nil)
             }
             return closing
         }

@@ -13,10 +13,8 @@ struct DirectSuccessors {
         targets.reserveCapacity(graph.nodes.count)
         offsets.append(0)
         for node in graph.nodes.indices {
-            unsafe graph.nodes[node].edges.withUnsafeBufferPointer { edges in
-                for unsafe edge in unsafe edges where !edge.isDeferred {
-                    if let target = edge.target { targets.append(target) }
-                }
+            for edge in graph.nodes[node].edges where !edge.isDeferred {
+                if let target = edge.target { targets.append(target) }
             }
             offsets.append(targets.count)
         }

@@ -1,8 +1,9 @@
 /// Places the arguments of one request into the buffer its signature describes, and destroys
 /// them afterwards. A struct, so that a request allocates nothing for it.
 ///
-/// Invariant: `buffer` is memory the request allocated for `signature` (its `byteCount` and
-/// `alignment`), alive until after `destroyPlaced`; `placed` counts the slots initialized, in
+/// Invariant: `buffer` is memory `withBuffer(for:key:_:)` or `AwaitedArguments` made for
+/// `signature` (its `byteCount` and `alignment`), alive until after `destroyPlaced`, which they
+/// call once the request's plan has returned or thrown; `placed` counts the slots initialized, in
 /// order, each with a value of its slot's type, and `destroyPlaced` destroys exactly those.
 @safe struct ArgumentPlacer {
     private let signature: DynamicSignature
@@ -40,5 +41,40 @@
         for slot in signature.slots.prefix(placed) {
             unsafe slot.storage.destroy(buffer + slot.offset)
         }
+    }
+}
+
+extension ArgumentPlacer {
+    /// Runs `body` with a placer over a buffer laid out for `signature`, then destroys the
+    /// arguments `body` placed and frees the buffer, whether `body` returned or threw. A buffer
+    /// of at most 64 bytes, 8-aligned, lies on the caller's stack; a larger one is allocated.
+    @inline(__always)
+    static func withBuffer<Result>(
+        for signature: DynamicSignature, key: AnyKey, _ body: (inout ArgumentPlacer) throws(InjectionError) -> Result
+    ) throws(InjectionError) -> Result {
+        typealias Inline = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        if signature.byteCount <= MemoryLayout<Inline>.size, signature.alignment <= MemoryLayout<Inline>.alignment {
+            var storage: Inline = (0, 0, 0, 0, 0, 0, 0, 0)
+            return unsafe try withUnsafeMutableBytes(of: &storage) { (buffer) throws(InjectionError) -> Result in
+                guard let base = buffer.baseAddress else {
+                    throw InjectionError(.internalInconsistency(.argumentLayout(key: key)), path: [key])
+                }
+                return unsafe try placing(in: base, signature: signature, key: key, body)
+            }
+        }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: signature.byteCount, alignment: signature.alignment)
+        defer { unsafe base.deallocate() }
+        return unsafe try placing(in: base, signature: signature, key: key, body)
+    }
+
+    /// Runs `body` with a placer over `buffer`, then destroys what it placed.
+    @inline(__always)
+    private static func placing<Result>(
+        in buffer: UnsafeMutableRawPointer, signature: DynamicSignature, key: AnyKey,
+        _ body: (inout ArgumentPlacer) throws(InjectionError) -> Result
+    ) throws(InjectionError) -> Result {
+        var placer = unsafe ArgumentPlacer(signature: signature, buffer: buffer, key: key)
+        defer { placer.destroyPlaced() }
+        return try body(&placer)
     }
 }

@@ -1,56 +1,121 @@
 import Synchronization
 
-/// The cell that publishes a kept instance: one atomic pointer in memory of its own, so that
-/// the index a request probes can point at it and a request reads the instance without
-/// touching, retaining or borrowing the storage or the node that owns it.
+/// The cell that keeps an instance for an `InstanceStorage`: the instance in memory of its own,
+/// published through one atomic pointer, so that the index a request probes can point at the
+/// cell and a request reads the instance without touching, retaining or borrowing the storage or
+/// the node that owns it.
 ///
 /// Invariant: an `InstanceStorage` allocates its cell when it is made and frees it in its
-/// `deinit`, after which nothing reads it: every other holder of the cell (a `NodeIndex` or
-/// `LaterIndex` entry) belongs to the node table that keeps the node, and so the storage,
-/// alive. The pointer it publishes is `nil` or the address of an initialized instance of the
-/// storage's `valueType`, which stays allocated as long as the storage (a shutdown retires it
-/// without freeing it).
+/// `deinit` (`free()`), after which nothing reads it: every other holder of the cell (a
+/// `NodeIndex` or `LaterIndex` entry) belongs to the node table that keeps the node, and so the
+/// storage, alive. The published pointer is `nil` or the address of an initialized instance of
+/// `valueType`, allocated by `store`; `retire()` stops publishing it but keeps it allocated until
+/// `free()`, since a reader may still hold the address it loaded. `store` and `retire()` are
+/// called only under the lock of the injector's `BuildCoordinator`, which also orders them with
+/// `free()` (the storage's last reference is gone by then), so `retired` and `destroy` are never
+/// written by two threads at once; `destroy` is written before the instance is published.
 @usableFromInline
 @safe struct InstanceCell {
-    @usableFromInline let address: UnsafeMutablePointer<Atomic<UnsafeMutableRawPointer?>>
+    /// The memory of a cell: the published address first, then what frees the instance.
+    @usableFromInline
+    @safe struct Contents: ~Copyable {
+        /// The instance's address, once it is stored and until it is retired.
+        @usableFromInline let published: Atomic<UnsafeMutableRawPointer?>
+        /// The type of the instance the cell may keep.
+        @usableFromInline let valueType: ObjectIdentifier
+        /// The instance a shutdown retired, kept until the cell is freed.
+        var retired: UnsafeMutableRawPointer?
+        /// Destroys and frees the instance stored; set once, by `store`.
+        var destroy: ((UnsafeMutableRawPointer) -> Void)?
 
-    /// A cell that publishes nothing yet; freed by `free()`.
-    static func allocate() -> InstanceCell {
-        let address = UnsafeMutablePointer<Atomic<UnsafeMutableRawPointer?>>.allocate(capacity: 1)
-        unsafe address.initialize(to: Atomic(nil))
+        init(valueType: ObjectIdentifier) {
+            unsafe published = Atomic(nil)
+            self.valueType = valueType
+            unsafe retired = nil
+            unsafe destroy = nil
+        }
+    }
+
+    @usableFromInline let address: UnsafeMutablePointer<Contents>
+
+    /// A cell that keeps nothing yet, for an instance of the type `valueType`; freed by `free()`.
+    static func allocate(valueType: ObjectIdentifier) -> InstanceCell {
+        let address = UnsafeMutablePointer<Contents>.allocate(capacity: 1)
+        unsafe address.initialize(to: Contents(valueType: valueType))
         return unsafe InstanceCell(address: address)
     }
 
     @usableFromInline
-    init(address: UnsafeMutablePointer<Atomic<UnsafeMutableRawPointer?>>) {
+    init(address: UnsafeMutablePointer<Contents>) {
         unsafe self.address = address
     }
 
-    /// Frees the cell; called once, by the storage's `deinit`.
+    /// Destroys the instance, published or retired, and frees the cell; called once, by the
+    /// storage's `deinit`.
     func free() {
+        let published = unsafe address.pointee.published.load(ordering: .acquiring)
+        let retired = unsafe address.pointee.retired
+        if let destroy = unsafe address.pointee.destroy {
+            if let pointer = unsafe published { unsafe destroy(pointer) }
+            if let pointer = unsafe retired, unsafe pointer != published { unsafe destroy(pointer) }
+        }
         unsafe address.deinitialize(count: 1)
         unsafe address.deallocate()
     }
 
-    /// Where the instance lives, once it has been published.
-    @inlinable @inline(__always)
-    func load() -> UnsafeMutableRawPointer? {
-        unsafe address[0].load(ordering: .acquiring)
+    /// `true` while an instance is published.
+    var isPublished: Bool {
+        unsafe address.pointee.published.load(ordering: .acquiring) != nil
     }
 
-    /// Publishes (or, with `nil`, retires) the instance's address.
-    func publish(_ pointer: UnsafeMutableRawPointer?) {
-        unsafe address[0].store(pointer, ordering: .releasing)
+    /// Stores `value` as the instance and publishes it, when it is of the cell's `valueType`
+    /// (else `false`, and nothing is stored); under the coordinator's lock, at most once.
+    @discardableResult
+    func store<Value>(_ value: Value) -> Bool {
+        guard unsafe address.pointee.valueType == ObjectIdentifier(Value.self) else { return false }
+        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        unsafe pointer.initialize(to: value)
+        unsafe address.pointee.destroy = { raw in unsafe Self.destroy(raw, as: Value.self) }
+        unsafe address.pointee.published.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
+        return true
+    }
+
+    /// Stops publishing the instance, which stays alive until the cell is freed: `true` when
+    /// there was one. Under the coordinator's lock.
+    func retire() -> Bool {
+        guard let pointer = unsafe address.pointee.published.load(ordering: .acquiring) else { return false }
+        unsafe address.pointee.retired = pointer
+        unsafe address.pointee.published.store(nil, ordering: .releasing)
+        return true
+    }
+
+    /// The published instance, if it is a `Value`.
+    @inlinable @inline(__always)
+    func existing<Value>(as type: Value.Type) -> Value? {
+        guard let pointer = unsafe address.pointee.published.load(ordering: .acquiring),
+              unsafe address.pointee.valueType == ObjectIdentifier(Value.self) else {
+            return nil
+        }
+        return unsafe pointer.assumingMemoryBound(to: Value.self).pointee
     }
 
     /// The published instance, read as a `Value` without comparing types.
     ///
-    /// Invariant: the caller found the cell by the identity of `Value` in a node index, which
-    /// indexes a node (and its storage's cell) only under the type it produces, and a node keeps
-    /// only a storage of its own value type.
+    /// Invariant: the caller holds the cell of a storage whose `valueType` is `Value`: it found
+    /// the cell by the identity of `Value` in a node index, which indexes a node (and its
+    /// storage's cell) only under the type it produces, and a node keeps only a storage of its
+    /// own value type; or it holds the storage as that of a `Node<Value>` or a `PlanBox<Value>`,
+    /// which check it when they are made.
     @inlinable @inline(__always)
     func existingVerified<Value>(as type: Value.Type) -> Value? {
-        guard let pointer = unsafe load() else { return nil }
+        guard let pointer = unsafe address.pointee.published.load(ordering: .acquiring) else { return nil }
         return unsafe pointer.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Destroys and frees an instance `store` stored as a `Value`.
+    private static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
+        let typed = unsafe pointer.assumingMemoryBound(to: Value.self)
+        unsafe typed.deinitialize(count: 1)
+        unsafe typed.deallocate()
     }
 }

@@ -10,6 +10,15 @@ import Synchronization
 /// for the readers still in it, and all of them together hold at most twice the entries of the
 /// newest. So the memory grows with the number of keys compiled, where a copy of every table
 /// per compile would make it grow with their square.
+///
+/// Invariant: `types` and `entries` each hold `capacity` initialized elements, allocated in
+/// `init` and freed in `deinit`, and every slot a probe reads is masked by `mask` (`capacity - 1`,
+/// a power of two minus one), so it lies within them. Entries are added only under the owning
+/// `NodeTable`'s `compiling` lock, each written before its type word is stored with release
+/// ordering, and never changed after; a reader loads the type word with acquire ordering before
+/// it reads the entry. Every node an entry points to, and its storage's cell, is kept alive by
+/// the `NodeTable`, which keeps this index alive too (`laterIndexes`), so a `Memory` read from it
+/// stays valid for as long as the table.
 @usableFromInline
 @safe final class LaterIndex {
     @usableFromInline struct Entry {
@@ -106,5 +115,33 @@ import Synchronization
                                    isNamed: { unsafe entries[$0].name != nil }, nameEquals: { unsafe entries[$0].name == $1 },
                                    entry: { unsafe IndexedNode(node: entries[$0].node, instance: entries[$0].instance) })
         }
+    }
+}
+
+/// The newest `LaterIndex` of a `NodeTable`, published through an atomic word that holds its
+/// address, so that a request reads it without a lock and without retaining it.
+///
+/// Invariant: the word is `nil` or the `address` of a `LaterIndex` that the owning `NodeTable`
+/// keeps alive in `laterIndexes` for as long as it lives (and so as long as this, its stored
+/// property); an index is published with release ordering after it is filled, and read with
+/// acquire ordering.
+@usableFromInline
+@safe struct PublishedLaterIndex: ~Copyable {
+    @usableFromInline let latest = unsafe Atomic<UnsafeRawPointer?>(nil)
+
+    /// Nothing published yet.
+    init() {}
+
+    /// The memory of the newest index published, if any: read from the index, borrowed, so that
+    /// the caller probes it with nothing retained.
+    @inlinable @inline(__always)
+    var memory: LaterIndex.Memory? {
+        guard let address = unsafe latest.load(ordering: .acquiring) else { return nil }
+        return unsafe UnownedReference<LaterIndex>.at(address).reading { $0.memory }
+    }
+
+    /// Publishes `index` as the newest; the caller keeps it alive for as long as this lives.
+    func publish(_ index: LaterIndex) {
+        unsafe latest.store(UnownedReference(index).address, ordering: .releasing)
     }
 }
