@@ -28,6 +28,9 @@ public final class Injector: Sendable {
     /// `graph.nodes`, held here too, without reference counting: read by every request, which
     /// would otherwise retain the graph around a probe of its later keys.
     @usableFromInline let graphNodes: GraphNodes
+    /// `graph.nodes.latest`, the word that publishes the table's newest index of keys compiled
+    /// later: read by a request that misses the base index, without touching the table.
+    @usableFromInline let later: PublishedLaterIndex
     /// The compiled nodes, by key.
     @inlinable var nodes: NodeTable { graphNodes.table }
     /// How many requests of this injector, on any thread, have published a `RequestFrame`: while
@@ -49,6 +52,7 @@ public final class Injector: Sendable {
     init(graph: InjectorGraph, provided: consuming ChildValues = ChildValues()) {
         self.graph = graph
         graphNodes = GraphNodes(graph)
+        later = graph.nodes.latest
         self.provided = provided
         threadSlot = graph.parent?.threadSlot ?? ThreadNesting.slot
     }
@@ -68,14 +72,13 @@ public final class Injector: Sendable {
     /// the cell of the instance a scope keeps for it, read without retaining the table.
     @inlinable @inline(__always)
     func compiledEntry<Value>(_ type: Value.Type, name: String?) -> IndexedNode? {
-        // The table is borrowed only for the probe of its base index and the load of its
-        // latest later index, so that it is not retained around the later index's probe.
-        let (base, later) = graphNodes.reading { table -> (IndexedNode?, LaterIndex.Memory?) in
-            if let base = table.baseIndex.entry(type: Value.self, name: name) { return (base, nil) }
-            return (nil, table.laterMemory)
+        // The table is borrowed only for the probe of its base index, where nothing is atomic:
+        // the word that publishes its later index is read through the injector's own copy of
+        // its handle, so that neither is retained.
+        if let base = graphNodes.reading({ table in table.baseIndex.entry(type: Value.self, name: name) }) {
+            return base
         }
-        if let base { return base }
-        return later?.entry(type: Value.self, name: name)
+        return later.memory?.entry(type: Value.self, name: name)
     }
 
     /// Compiles keys on their first request.

@@ -8,7 +8,7 @@ import Synchronization
     /// The nodes compiled with the injector; the dictionary they came in is not kept.
     @usableFromInline let baseIndex: NodeIndex
     /// The newest index of the nodes compiled later, an object `laterIndexes` keeps alive.
-    @usableFromInline let latest = PublishedLaterIndex()
+    @usableFromInline let latest = PublishedLaterIndex.allocate()
     /// Serializes compiling on first request.
     private let compiling = Lock()
     /// The thread compiling, or 0: set and cleared under `compiling`. Only the thread itself can
@@ -47,6 +47,10 @@ import Synchronization
     init(base: [AnyKey: AnyNode], linkOrder: [AnyNode]) {
         self.baseIndex = NodeIndex(base)
         self.teardown = Teardown(linkOrder)
+    }
+
+    deinit {
+        latest.free()
     }
 
     /// A table of the nodes `nodes`, each under the key at the same position in `keys`: what

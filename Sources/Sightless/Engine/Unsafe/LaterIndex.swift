@@ -119,29 +119,52 @@ import Synchronization
 }
 
 /// The newest `LaterIndex` of a `NodeTable`, published through an atomic word that holds its
-/// address, so that a request reads it without a lock and without retaining it.
+/// address, in memory of its own: the table and each injector that runs it hold copies of this
+/// handle, so that a request reads the word without a lock and without retaining or borrowing
+/// the table.
 ///
-/// Invariant: the word is `nil` or the `address` of a `LaterIndex` that the owning `NodeTable`
-/// keeps alive in `laterIndexes` for as long as it lives (and so as long as this, its stored
-/// property); an index is published with release ordering after it is filled, and read with
+/// Invariant: the table allocates the word when it is made and frees it in its `deinit`, after
+/// every injector holding a copy is gone (each holds the table strongly). The word is `nil` or
+/// the `address` of a `LaterIndex` that the table keeps alive in `laterIndexes` for as long as
+/// it lives; an index is published with release ordering after it is filled, and read with
 /// acquire ordering.
 @usableFromInline
-@safe struct PublishedLaterIndex: ~Copyable {
-    @usableFromInline let latest = unsafe Atomic<UnsafeRawPointer?>(nil)
+@safe struct PublishedLaterIndex {
+    @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt>>
 
-    /// Nothing published yet.
-    init() {}
+    /// A word that publishes nothing yet; freed by `free()`.
+    static func allocate() -> PublishedLaterIndex {
+        let word = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 1)
+        unsafe word.initialize(to: Atomic(0))
+        return unsafe PublishedLaterIndex(word: word)
+    }
+
+    @usableFromInline
+    init(word: UnsafeMutablePointer<Atomic<UInt>>) {
+        unsafe self.word = word
+    }
+
+    /// Frees the word; called once, by the table's `deinit`.
+    func free() {
+        unsafe word.deinitialize(count: 1)
+        unsafe word.deallocate()
+    }
 
     /// The memory of the newest index published, if any: read from the index, borrowed, so that
     /// the caller probes it with nothing retained.
     @inlinable @inline(__always)
     var memory: LaterIndex.Memory? {
-        guard let address = unsafe latest.load(ordering: .acquiring) else { return nil }
+        let address = unsafe word[0].load(ordering: .acquiring)
+        guard let address = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
         return unsafe UnownedReference<LaterIndex>.at(address).reading { $0.memory }
     }
 
-    /// Publishes `index` as the newest; the caller keeps it alive for as long as this lives.
+    /// Publishes `index` as the newest; the caller keeps it alive for as long as the table lives.
     func publish(_ index: LaterIndex) {
-        unsafe latest.store(UnownedReference(index).address, ordering: .releasing)
+        unsafe word[0].store(UInt(bitPattern: UnownedReference(index).address), ordering: .releasing)
     }
 }
+
+/// Invariant: the word is read and written only by atomic operations, and lives as long as the
+/// table that frees it, which every holder of a copy keeps alive.
+extension PublishedLaterIndex: @unchecked Sendable {}
