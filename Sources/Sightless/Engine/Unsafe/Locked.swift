@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A value of `State` that several threads read and write, behind a pthread mutex the cell owns:
 /// `withLock` is the only way to the state, so nothing reads it unlocked.
 ///
