@@ -34,13 +34,25 @@ enum StackGuard {
     /// address of the thread's stack; `nil` when the stack's bounds are not known, and then
     /// nothing is checked.
     static func limits() -> StackLimits? {
-        guard let (low, size) = StackProbe.threadStack() else { return nil }
+        guard errorMetadataReady, let (low, size) = StackProbe.threadStack() else { return nil }
         // A small stack (128 KiB, a secondary thread's default under musl; 64 KiB in some
         // pools) keeps half of itself free rather than going unchecked: unchecked, a recursion
         // through an injector overflows it.
         let reserve = min(UInt(reserve), size / 2)
         return StackLimits(floor: low + reserve, high: low + size)
     }
+
+    /// `true` once the error a level throws when the stack is nearly used up has been made, and
+    /// carried up a level as every level carries it: the first time a process makes one, the
+    /// Swift runtime instantiates the metadata of the types in it, which takes several KiB of
+    /// stack of its own (many more under AddressSanitizer), more than the reserve of a small
+    /// stack holds at the depth where the error is thrown. Read by `limits()`, when a thread's
+    /// stack is first measured, near its top, once per process.
+    static let errorMetadataReady: Bool = {
+        let key = AnyKey(type: Nesting.self, name: nil)
+        let error = InjectionError.wrap(InjectionError(.tooDeep(depth: 1, stackSize: 1)), at: key)
+        return !error.problems.isEmpty
+    }()
 
     /// The stack `limits()` keeps free below a thread's floor, told from the size of the range
     /// above it: `reserve`, or half of a stack smaller than twice that, where the range above
