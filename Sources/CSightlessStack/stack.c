@@ -33,3 +33,16 @@ int sightless_thread_stack(void **base, size_t *size) {
 __attribute__((noinline)) uintptr_t sightless_stack_pointer(void) {
     return (uintptr_t)__builtin_frame_address(0);
 }
+
+int sightless_address_sanitizer(void) {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return 1;
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+    return 1;
+#else
+    return 0;
+#endif
+}

@@ -16,4 +16,8 @@ int sightless_thread_stack(void *_Nullable *_Nonnull base, size_t *_Nonnull size
 /// a local's address, never on AddressSanitizer's fake stack.
 uintptr_t sightless_stack_pointer(void);
 
+/// 1 when the package is built with AddressSanitizer, whose redzones make every frame several
+/// times larger; 0 otherwise.
+int sightless_address_sanitizer(void);
+
 #endif

@@ -16,6 +16,10 @@ enum StackProbe {
         return unsafe withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
+    /// `true` when the package is built with AddressSanitizer, whose frames are several times
+    /// the size of an uninstrumented build's: the same depth needs a larger stack.
+    static var isAddressSanitized: Bool { sightless_address_sanitizer() != 0 }
+
     /// The lowest address and the size of the calling thread's stack, from the C library
     /// (`sightless_thread_stack`); `nil` where it cannot tell.
     static func threadStack() -> (low: UInt, size: UInt)? {
