@@ -66,7 +66,8 @@ struct AsyncRequest: Sendable {
 /// awaited, the first not taken) and the entries after it, written as each value is awaited and
 /// read by one section at a time: the section's plans run synchronously, and two sections of one
 /// node (its arguments, then its properties) run one after the other, ordered by the await
-/// between. Its storage is read and written in `Engine/Unsafe/Prefetched+Unchecked.swift` (`make`, `append`, `take`).
+/// between. Its storage is read and written in `Engine/Unsafe/Prefetched+Unchecked.swift`
+/// (`make`, `append`, `take`).
 @usableFromInline
 final class Prefetched: ManagedBuffer<PrefetchedHeader, PrefetchedEntry> {
     typealias Entry = PrefetchedEntry
