@@ -13,6 +13,7 @@ extension Factory {
     /// ```
     @inlinable nonisolated(nonsending)
     public func instance(_ arguments: repeat each Argument) async throws(InjectionError) -> Value {
+        if let made { return try Self.making(made, key: key, repeat each arguments) }
         guard let injector else { throw released() }
         // Inlined where the factory is used: the arguments are placed with their types known.
         // Whether building the value again from inside its own build is a cycle is the node's

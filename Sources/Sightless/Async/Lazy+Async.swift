@@ -16,6 +16,7 @@ extension Lazy {
     public var value: Value {
         get async throws(InjectionError) {
             if let value = storage.existing(as: Value.self) { return value }
+            if let made { return try made.value(key) }
             guard let injector else {
                 throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
             }

@@ -42,6 +42,9 @@ public struct Factory<Value, each Argument>: Sendable {
     /// while `injector` holds the injector, whose table keeps the node (a table's entries never
     /// change once added).
     @usableFromInline let node: UnownedReference<AnyNode>?
+    /// What makes the values of a factory made in code (``init(_:)``); `nil` for an injected
+    /// one.
+    @usableFromInline let made: (@Sendable (repeat each Argument) throws -> Value)?
     /// The injector, while it lives.
     @usableFromInline var injector: Injector? { strong ?? weak }
 
@@ -50,6 +53,26 @@ public struct Factory<Value, each Argument>: Sendable {
         self.weak = weakly ? injector : nil
         self.key = key
         node = injector.compiled(Value.self, name: key.name)
+        made = nil
+    }
+
+    /// A factory whose values `make` makes from the arguments of each ``make(_:)`` (or
+    /// ``instance(_:)``) call, with the same API as an injected one and no injector involved.
+    /// For a test, or a preview, that hands a type a fake of what it would be injected:
+    ///
+    /// ```swift
+    /// let router = Router(screens: Factory { title in Screen(feed: FakeFeed(), title: title) })
+    /// ```
+    ///
+    /// An error `make` throws is thrown by ``make(_:)`` as an ``InjectionError`` of kind
+    /// ``InjectionError/Kind/initializerFailed`` (one it throws as an ``InjectionError`` keeps
+    /// its kind, with the value's type first on its path).
+    public init(_ make: @escaping @Sendable (repeat each Argument) throws -> Value) {
+        strong = nil
+        weak = nil
+        key = AnyKey(type: Value.self, name: nil)
+        node = nil
+        made = make
     }
 
     /// A new instance, with `arguments` filling the target's dynamic slots in order.
@@ -62,9 +85,23 @@ public struct Factory<Value, each Argument>: Sendable {
     ///   released.
     @inlinable
     public func make(_ arguments: repeat each Argument) throws(InjectionError) -> Value {
+        if let made { return try Self.making(made, key: key, repeat each arguments) }
         guard let injector else { throw released() }
         // Inlined where the factory is used: the arguments are placed with their types known.
         return try injector.requestPlacing(Value.self, name: key.name, found: node, arguments: repeat each arguments)
+    }
+
+    /// The value a factory made in code makes from `arguments`, its error as an
+    /// `InjectionError`.
+    @usableFromInline
+    static func making(
+        _ make: @Sendable (repeat each Argument) throws -> Value, key: AnyKey, _ arguments: repeat each Argument
+    ) throws(InjectionError) -> Value {
+        do {
+            return try make(repeat each arguments)
+        } catch {
+            throw InjectionError.wrap(error, at: key)
+        }
     }
 
     @usableFromInline

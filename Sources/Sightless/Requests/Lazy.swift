@@ -39,6 +39,8 @@ public final class Lazy<Value>: Sendable {
     weak let weak: Injector?
     let key: AnyKey
     let storage: InstanceStorage
+    /// What makes the value of a `Lazy` made in code (``init(_:)``); `nil` for an injected one.
+    let made: MadeValue<Value>?
     /// The injector, while it lives.
     var injector: Injector? { strong ?? weak }
 
@@ -47,6 +49,29 @@ public final class Lazy<Value>: Sendable {
         self.weak = weakly ? injector : nil
         self.key = key
         self.storage = InstanceStorage(key)
+        self.made = nil
+    }
+
+    /// A `Lazy` whose value `make` makes, on the first ``get()`` (or ``value``), and which then
+    /// returns that one value on every call, as an injected `Lazy` does; no injector is
+    /// involved. For a test, or a preview, that hands a type a fake of what it would be
+    /// injected:
+    ///
+    /// ```swift
+    /// let screen = ReportScreen(exporter: Lazy { FakeExporter() })
+    /// ```
+    ///
+    /// `make` runs once; two threads calling ``get()`` at the same time before it has returned
+    /// may both run it, and both receive the value made first. An error it throws is thrown
+    /// by ``get()`` as an ``InjectionError`` of kind ``InjectionError/Kind/initializerFailed``
+    /// (one it throws as an ``InjectionError`` keeps its kind, with the value's type first on
+    /// its path), and the next call runs it again.
+    public init(_ make: @escaping @Sendable () throws -> Value) {
+        self.strong = nil
+        self.weak = nil
+        self.key = AnyKey(type: Value.self, name: nil)
+        self.storage = InstanceStorage(key)
+        self.made = MadeValue(make)
     }
 
     /// The value: built on the first call, then the same one on every call.
@@ -59,6 +84,7 @@ public final class Lazy<Value>: Sendable {
     ///   again), or when the injector has been released before the first call.
     public func get() throws(InjectionError) -> Value {
         if let value = storage.existing(as: Value.self) { return value }
+        if let made { return try made.value(key) }
         guard let injector = strong ?? weak else {
             throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
         }
@@ -101,5 +127,33 @@ extension Lazy: DeferredDependency {
 extension Lazy: RequestedWrapper {
     static func requestRecipe(name: String?) -> Recipe {
         .wrapper(Key<Lazy<Value>>(named: name))
+    }
+}
+
+/// The value of a `Lazy` made in code: made by its closure on first use, then kept.
+final class MadeValue<Value>: Sendable {
+    private let make: @Sendable () throws -> Value
+    /// The value once made; read and written only under its lock.
+    private let made = Locked<Value?>(nil)
+
+    init(_ make: @escaping @Sendable () throws -> Value) {
+        self.make = make
+    }
+
+    /// The value: the one made first, made now if none was. `make` runs outside the lock, so
+    /// that it may use the `Lazy` it belongs to without waiting for itself.
+    func value(_ key: AnyKey) throws(InjectionError) -> Value {
+        if let value = made.withLock({ $0 }) { return value }
+        let value: Value
+        do {
+            value = try make()
+        } catch {
+            throw InjectionError.wrap(error, at: key)
+        }
+        return made.withLock { stored in
+            if let first = stored { return first }
+            stored = value
+            return value
+        }
     }
 }
