@@ -36,6 +36,13 @@ struct AwaitedDepthTests {
         #expect(error?.problems.first?.message.contains("builds that await") == true)
     }
 
+    @Test("a chain of async closures each asking its resolver for the next counts two levels a link: 5,001 links end in tooDeep")
+    func closureLinksCountTwice() async throws {
+        let injector = try awaitedChain(5_001)
+        let error = await #expect(throws: InjectionError.self) { _ = try await injector.instance(Key<Int>(named: "n0")) }
+        #expect(error?.kind == .tooDeep)
+    }
+
     @Test("a build that awaits its own key is still told as a reentry, not as too deep")
     func reentryStillReported() async throws {
         let injector = try Injector(Bindings { binder in
