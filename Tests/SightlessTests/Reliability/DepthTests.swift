@@ -47,6 +47,17 @@ private struct Outcome: Sendable {
 }
 
 /// Runs `body` on a thread with a stack of `size` bytes and tells how it ended.
+/// `outcome(stackSize:_:)` from a test: the wait is a thread of its own, not one of the few
+/// threads every async test of the suite shares, which a chain built under a sanitizer would
+/// hold for minutes.
+private func outcome(stackSize size: Int, _ body: @escaping @Sendable () throws -> Void) async -> Outcome {
+    await withCheckedContinuation { continuation in
+        _ = startThread(stackSize: 512 * 1024, detached: true) {
+            continuation.resume(returning: outcome(stackSize: size, body))
+        }
+    }
+}
+
 private func outcome(stackSize size: Int, _ body: @escaping @Sendable () throws -> Void) -> Outcome {
     let result = Locked(Outcome())
     onThread(stackSize: size) {
@@ -63,9 +74,9 @@ private func outcome(stackSize size: Int, _ body: @escaping @Sendable () throws 
 @Suite("Depth")
 struct DepthTests {
     @Test("a chain 10,000 keys deep compiles and resolves")
-    func deepChainResolves() {
+    func deepChainResolves() async {
         let length = Locked(0)
-        let thrown = outcome(stackSize: largeStack) {
+        let thrown = await outcome(stackSize: largeStack) {
             let injector = try Injector(initializerChain(depth: 10_000))
             let first = try injector.getInstance(linkKey(0))
             length.withLock { $0 = first.length }
@@ -75,9 +86,9 @@ struct DepthTests {
     }
 
     @Test("a chain 10,000 keys deep compiles on a thread with a 512 KiB stack")
-    func deepChainCompilesOnSmallStack() {
+    func deepChainCompilesOnSmallStack() async {
         let kept = Locked<Injector?>(nil)
-        let thrown = outcome(stackSize: largeStack) {
+        let thrown = await outcome(stackSize: largeStack) {
             let compiled = outcome(stackSize: smallStack) {
                 let injector = try Injector(initializerChain(depth: 10_000))
                 kept.withLock { $0 = injector }
@@ -89,8 +100,8 @@ struct DepthTests {
     }
 
     @Test("resolving a chain deeper than a 512 KiB stack holds throws tooDeep instead of crashing")
-    func deepChainOnSmallStackThrows() throws {
-        let thrown = outcome(stackSize: largeStack) {
+    func deepChainOnSmallStackThrows() async throws {
+        let thrown = await outcome(stackSize: largeStack) {
             let injector = try Injector(initializerChain(depth: 10_000))
             let error = outcome(stackSize: smallStack) { _ = try injector.getInstance(linkKey(0)) }
             #expect(error.error?.kind == .tooDeep)
@@ -105,8 +116,8 @@ struct DepthTests {
     }
 
     @Test("closure bindings count their depth across resolvers")
-    func closureChainOnSmallStackThrows() throws {
-        let thrown = outcome(stackSize: largeStack) {
+    func closureChainOnSmallStackThrows() async throws {
+        let thrown = await outcome(stackSize: largeStack) {
             // Each closure level carries the list of closures above it, so a chain costs the
             // square of its depth; 2,000 levels are well past what a 512 KiB stack holds.
             let injector = try Injector(closureChain(depth: 2_000))
@@ -119,8 +130,8 @@ struct DepthTests {
     }
 
     @Test("a request that fails for depth leaves the injector usable")
-    func tooDeepLeavesInjectorUsable() throws {
-        let thrown = outcome(stackSize: largeStack) {
+    func tooDeepLeavesInjectorUsable() async throws {
+        let thrown = await outcome(stackSize: largeStack) {
             let injector = try Injector(initializerChain(depth: 2_000))
             _ = outcome(stackSize: smallStack) { _ = try injector.getInstance(linkKey(0)) }
             let shallow = outcome(stackSize: smallStack) {
@@ -146,8 +157,8 @@ struct ScaleTests {
     }
 
     @Test("a cycle hidden in a 100,000-key graph is found on a 512 KiB stack")
-    func cycleInLargeGraph() {
-        let thrown = outcome(stackSize: smallStack) {
+    func cycleInLargeGraph() async {
+        let thrown = await outcome(stackSize: smallStack) {
             _ = try Injector(chainWithCycle(count: 100_000, back: 99_997))
         }
         let error = thrown.error
@@ -157,8 +168,8 @@ struct ScaleTests {
     }
 
     @Test("a missing key at the end of a 100,000-key chain is reported with its whole path")
-    func missingAtEndOfLargeGraph() {
-        let thrown = outcome(stackSize: smallStack) {
+    func missingAtEndOfLargeGraph() async {
+        let thrown = await outcome(stackSize: smallStack) {
             _ = try Injector(Bindings { binder in
                 for index in 0..<100_000 {
                     binder.bind(linkKey(index)).to(Initializer<Link>([.inject(linkKey(index + 1))]) { _ in Link(length: 0) })
@@ -174,8 +185,8 @@ struct ScaleTests {
 @Suite("Releasing deep graphs")
 struct DeepReleaseTests {
     @Test("an injector with a chain 10,000 keys deep is released on a thread with a 512 KiB stack")
-    func deepChainReleasedOnSmallStack() {
-        let released = outcome(stackSize: smallStack) {
+    func deepChainReleasedOnSmallStack() async {
+        let released = await outcome(stackSize: smallStack) {
             let injector = try Injector(initializerChain(depth: 10_000))
             _ = injector
         }
@@ -183,15 +194,15 @@ struct DeepReleaseTests {
     }
 
     @Test("an injector with a chain 10,000 keys deep that it has resolved is released on a 512 KiB stack")
-    func resolvedDeepChainReleasedOnSmallStack() {
+    func resolvedDeepChainReleasedOnSmallStack() async {
         let injector = Locked<Injector?>(nil)
-        let resolved = outcome(stackSize: largeStack) {
+        let resolved = await outcome(stackSize: largeStack) {
             let built = try Injector(initializerChain(depth: 10_000))
             #expect(try built.getInstance(linkKey(0)).length == 10_000)
             injector.withLock { $0 = built }
         }
         #expect(resolved.returned)
-        let released = outcome(stackSize: smallStack) { injector.withLock { $0 = nil } }
+        let released = await outcome(stackSize: smallStack) { injector.withLock { $0 = nil } }
         #expect(released.returned)
     }
 }
