@@ -17,6 +17,11 @@
 /// let elsewhere = try await injector.instance(FeedModel.self)     // from any task
 /// ```
 ///
+/// The protocol is `@MainActor`, so a type that conforms to it in its own declaration is inferred
+/// `@MainActor` with or without the attribute, in any target: its methods stay on the main
+/// actor, and nonisolated code cannot call them synchronously. A type that conforms in an
+/// extension, or that is declared `nonisolated`, keeps the isolation it declares.
+///
 /// The injector reads the descriptors and builds the value on the main actor: synchronously
 /// when the request runs there, and by awaiting the main actor in
 /// ``Injector/instance(_:)-(Value.Type)``. A synchronous request from elsewhere throws an
@@ -25,6 +30,7 @@
 /// A value kept by a scope that is not isolated to the main actor (a nonisolated singleton)
 /// cannot hold such a value: the injector reports an
 /// ``InjectionError/Kind/isolationConflict`` when it is built. See <doc:Concurrency>.
+@MainActor
 public protocol MainActorInjectable: SendableMetatype {
     /// The type the descriptors build and fill: `Self`. Inferred; never written.
     associatedtype Instance = Self
