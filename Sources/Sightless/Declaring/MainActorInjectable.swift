@@ -27,9 +27,10 @@
 /// ``Injector/instance(_:)-(Value.Type)``. A synchronous request from elsewhere throws an
 /// ``InjectionError`` of kind ``InjectionError/Kind/offActor``.
 ///
-/// A value kept by a scope that is not isolated to the main actor (a nonisolated singleton)
-/// cannot hold such a value: the injector reports an
-/// ``InjectionError/Kind/isolationConflict`` when it is built. See <doc:Concurrency>.
+/// Any value may hold such a value, as Swift lets it: a nonisolated singleton or an actor that
+/// needs a main-actor service is built on the main actor when requested there, and awaits it
+/// when requested with `try await`; once built, it is shared like any kept value. See
+/// <doc:Concurrency>.
 @MainActor
 public protocol MainActorInjectable: SendableMetatype {
     /// The type the descriptors build and fill: `Self`. Inferred; never written.

@@ -74,9 +74,6 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// synchronously off it, or its type's descriptors, isolated to it, read by an injector
         /// compiling off it; request it from the actor, or with `try await`.
         case offActor = "off its actor"
-        /// A value kept by a scope (a singleton, say) that is not isolated to an actor holds a
-        /// value isolated to it, which it could only use there.
-        case isolationConflict = "isolation conflict"
         /// A declaration that changes nothing: an override that replaces no binding, a decorator
         /// of a key nothing binds, a contextual binding no consumer uses.
         case unusedDeclaration = "unused declaration"
@@ -119,7 +116,6 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .closeFailed: "closeFailed"
             case .needsAwait: "needsAwait"
             case .offActor: "offActor"
-            case .isolationConflict: "isolationConflict"
             case .unusedDeclaration: "unusedDeclaration"
             case .ambiguousBinding: "ambiguousBinding"
             case .internalInconsistency: "internalInconsistency"

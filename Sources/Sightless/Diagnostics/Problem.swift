@@ -255,9 +255,6 @@ extension InjectionError.Problem {
         /// The descriptors of `key`'s type, isolated to `actor`, were needed by an injector
         /// compiling its graph on another actor or thread, synchronously.
         case descriptorsOffActor(key: AnyKey, actor: String)
-        /// `key`, kept in `scope` and not isolated to `actor`, holds `isolated`, whose value is
-        /// isolated to `actor` (directly, or through the unscoped values between them).
-        case capturesIsolated(key: AnyKey, scope: String, actor: String, isolated: AnyKey)
         /// An override of `key` (at `location`) replaces no binding: neither the modules nor a
         /// parent bind `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of
         /// the same type under other names.
@@ -340,7 +337,6 @@ extension InjectionError.Problem.Detail {
         case .closeFailed: .closeFailed
         case .needsAwait: .needsAwait
         case .offActor, .descriptorsOffActor: .offActor
-        case .capturesIsolated: .isolationConflict
         case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
         case .severalCandidates: .ambiguousBinding
         case .internalInconsistency: .internalInconsistency
@@ -362,7 +358,7 @@ extension InjectionError.Problem.Detail {
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _),
              .awaitedInScope(let key, _, _), .overrideReplacesNothing(let key, _, _),
-             .offActor(let key, _), .descriptorsOffActor(let key, _), .capturesIsolated(let key, _, _, _),
+             .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):
             key

@@ -48,6 +48,11 @@ enum ProblemText {
 
     /// What to change, with what the path adds: a recursion, for a stack that ran out.
     static func fix(_ problem: InjectionError.Problem) -> String {
+        // A nonisolated value that needs an isolated one is awaited as a whole: name it.
+        if case .offActor(let key, let actor) = problem.detail, let requested = problem.path.first, requested != key {
+            return "Request \(requested.typeName) from code isolated to \(actor), or await it: "
+                + "try await injector.instance(\(requestExpression(requested))), which builds \(key) on \(actor)."
+        }
         guard case .tooDeep(_, let stackSize) = problem.detail, let cycle = PathCycle(problem.path),
               let first = cycle.keys.first else {
             return fix(problem.detail)
@@ -146,9 +151,6 @@ enum ProblemText {
             return "\(key) is isolated to \(actor) and was requested synchronously by code that does not run on \(actor)."
         case .descriptorsOffActor(let key, let actor):
             return "The initializer and properties of \(key.typeName) are isolated to \(actor), and the injector needed them while compiling off \(actor)."
-        case .capturesIsolated(let key, let scope, let actor, let isolated):
-            let through = isolated == key ? "" : " \(isolated),"
-            return "\(key) is kept in the scope \(scope) and is not isolated to \(actor), but holds\(through) a value isolated to \(actor)."
         case .overrideReplacesNothing(let key, _, let nearMisses):
             var message = "The override of \(key) replaces no binding: nothing else binds \(key)."
             message += boundWithSameType(nearMisses)
@@ -251,12 +253,9 @@ enum ProblemText {
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .offActor(let key, let actor):
-            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
-            return "Request it from code isolated to \(actor), or await it: try await injector.instance(\(request)), which builds it on \(actor)."
+            return "Request it from code isolated to \(actor), or await it: try await injector.instance(\(requestExpression(key))), which builds it on \(actor)."
         case .descriptorsOffActor(_, let actor):
             return "Build the injector, or make the first request of the type, on \(actor); or await it: try await Injector.start(modules:) or try await injector.instance(…), which read them on \(actor)."
-        case .capturesIsolated(let key, _, let actor, _):
-            return "Isolate \(key.typeName) to \(actor) too (MainActorInjectable; for a protocol key, the type it is bound to: the key is then isolated with it), keep it .unscoped, or inject a Lazy or Factory of the isolated value and ask for it on \(actor)."
         case .overrideReplacesNothing(_, _, let nearMisses):
             return nearMisses.isEmpty
                 ? "Override a key the modules bind (check its type and name), or move the binding from overrides: to modules: if it adds a key."
@@ -312,5 +311,10 @@ enum ProblemText {
     static func article(_ word: String) -> String {
         guard let first = word.lowercased().first else { return "a" }
         return "aeiou".contains(first) ? "an" : "a"
+    }
+
+    /// How a request names `key`: `Screen.self`, or `Key<Screen>(named: "main")`.
+    static func requestExpression(_ key: AnyKey) -> String {
+        key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
     }
 }

@@ -52,6 +52,48 @@ extension BindingGraph {
                 }
             }
         }
+        decideBuildIsolation(&meanings)
         return meanings
+    }
+
+    /// A kept nonisolated value that needs, at once, a value isolated to an actor (and no
+    /// `async` build) is first built on that actor: on the main actor when requested there, by
+    /// hopping there when awaited. Once built it is shared, as Swift shares a `Sendable` value;
+    /// an unscoped one needs the actor for every build, which its consumers' sections see.
+    private func decideBuildIsolation(_ meanings: inout [Meaning]) {
+        guard meanings.contains(where: { $0.isolation != nil }) else { return }
+        let needs = neededIsolation(meanings)
+        for index in nodes.indices where meanings[index].isolation == nil && meanings[index].awaited == nil {
+            guard let recipe = nodes[index].recipe, recipe.scope.strategy.lifetime > .none || recipe.scope.strategy.isEager,
+                  let (actor, chain) = needs[index] else { continue }
+            meanings[index].isolation = actor
+            meanings[index].heldIsolated = chain
+        }
+    }
+
+    /// For every node, the actor its value needs to be built and the keys from it down to the
+    /// isolated value (it first, the isolated one last), or `nil`: its own actor, or the one a
+    /// dependency it builds at once needs. A kept value needs it for its first build only; what
+    /// it holds afterwards is shared, as Swift shares a `Sendable` value. Iterated to a fixed
+    /// point, since a graph may hold cycles (reported by `CycleRule`).
+    func neededIsolation(_ meanings: [Meaning]) -> [(ActorIsolation, [AnyKey])?] {
+        var needs: [(ActorIsolation, [AnyKey])?] = nodes.indices.map { index in
+            meanings[index].isolation.map { ($0, [nodes[index].key]) }
+        }
+        guard needs.contains(where: { $0 != nil }) else { return needs }
+        var changed = true
+        while changed {
+            changed = false
+            for index in nodes.indices where needs[index] == nil {
+                for edge in nodes[index].edges where !edge.isDeferred {
+                    if let target = edge.target, let (actor, chain) = needs[target] {
+                        needs[index] = (actor, [nodes[index].key] + chain)
+                        changed = true
+                        break
+                    }
+                }
+            }
+        }
+        return needs
     }
 }

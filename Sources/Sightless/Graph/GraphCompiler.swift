@@ -85,7 +85,6 @@ struct GraphCompiler {
         TypeMismatchRule(),
         CaptiveDependencyRule(),
         AwaitRule(),
-        IsolationRule(),
         UnusedContextualBindingRule(),
     ]
 

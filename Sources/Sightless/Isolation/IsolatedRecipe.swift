@@ -85,16 +85,22 @@ extension Recipe {
         return recipe
     }
 
-    /// The node of a value the graph decided is isolated to the main actor (its own type's
-    /// isolation, or for an alias its target's): its unscoped `plan` is run on the main actor,
-    /// synchronously there, awaited from anywhere else.
+    /// The node of a value the graph decided is built on the main actor (its own type's
+    /// isolation, for an alias its target's, or for a kept nonisolated value its first build's,
+    /// which needs a main-actor value at once): its unscoped `plan` is run on the main actor,
+    /// synchronously there, awaited from anywhere else. A kept value already built is ready
+    /// anywhere: reading it builds nothing.
     static func isolatedNode<Value>(
         _ key: AnyKey, plan isolatedPlan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope
     ) -> AnyNode {
-        // Checked before any argument is built: off the main actor, nothing is.
+        // Checked before any argument is built: off the main actor, nothing is. A kept holder
+        // names the isolated value it holds, with the path to it.
+        let held = linker.meaning.heldIsolated
+        let isolated = held.last ?? key
+        let path = held.isEmpty ? [key] : held
         let plan: Plan<Value> = { resolution in
             guard ActorIsolation.mainActor.isCurrent else {
-                throw InjectionError(.offActor(key: key, actor: ActorIsolation.mainActor.name), path: [key])
+                throw InjectionError(.offActor(key: isolated, actor: ActorIsolation.mainActor.name), path: path)
             }
             return try isolatedPlan(&resolution)
         }
@@ -121,7 +127,7 @@ extension Recipe {
             }.value
         }
         return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
-            ActorIsolation.mainActor.isCurrent && awaited.areReady
+            storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areReady)
         })
     }
 

@@ -106,11 +106,6 @@ private enum Examples {
         nonisolated static let initializer = Initializer(InboxModel.init, fileID: "App/InboxModel.swift", line: 4)
     }
 
-    final class Notifier: Injectable {
-        init(inbox: InboxModel) {}
-        static let initializer = Initializer(Notifier.init(inbox:), fileID: "App/Notifier.swift", line: 5)
-    }
-
     final class Badge: Injectable {
         init(count: Int) {}
         static let initializer = Initializer<Badge>([.inject(Garage.self)], fileID: "App/Badge.swift", line: 4) { arguments in
@@ -170,10 +165,6 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
     case .offActor:
         let injector = try Injector(modules: [])
         return caught { _ = try injector.getInstance(Examples.InboxModel.self) }
-    case .isolationConflict:
-        return caught {
-            _ = try Injector(Bindings { $0.bind(Examples.Notifier.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
-        }
     case .unusedDeclaration:
         return caught {
             _ = try Injector(

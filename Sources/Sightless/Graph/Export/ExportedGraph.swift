@@ -16,13 +16,21 @@ struct ExportedGraph {
         var decorators: [SourceLocation] = []
         /// What the graph decided for the node: who keeps its value, and its actor.
         var meaning = Meaning.plain
+        /// The actor a nonisolated value needs to be built, through a dependency it builds at
+        /// once: it is built there when requested there, and awaits it elsewhere.
+        var needs: ActorIsolation?
 
         /// `singleton, type`, who keeps a kept value (`kept by this injector`, `kept by each
-        /// child`), the actor of an isolated one and, when there are any, the dynamic arguments.
+        /// child`), the actor of an isolated one (or the one a nonisolated one needs to be
+        /// built) and, when there are any, the dynamic arguments.
         var summary: String {
             var parts = [scope?.name ?? "", source].filter { !$0.isEmpty }
             if meaning.owner == .injector || meaning.owner == .eachChild { parts.append("kept by \(meaning.owner)") }
-            if let isolation = meaning.isolation { parts.append("isolated to \(isolation)") }
+            if let isolation = meaning.isolation, !meaning.isolatedForBuild {
+                parts.append("isolated to \(isolation)")
+            } else if let needs {
+                parts.append("needs \(needs) to be built")
+            }
             if !creationTime.isEmpty {
                 parts.append("dynamic: " + creationTime.map(\.key.typeName).joined(separator: ", "))
             }
@@ -59,6 +67,7 @@ struct ExportedGraph {
             return left == right ? lhs < rhs : left < right
         }
         let meanings = graph.decidedMeanings
+        let needs = graph.neededIsolation(meanings)
         var position = [Int](repeating: 0, count: graph.nodes.count)
         for (sorted, original) in order.enumerated() { position[original] = sorted }
         nodes = order.map { original in
@@ -73,7 +82,8 @@ struct ExportedGraph {
                     Edge(dependency: graph.dependency(of: edge, from: original), target: edge.target.map { position[$0] })
                 },
                 decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location),
-                meaning: meanings[original])
+                meaning: meanings[original],
+                needs: needs[original]?.0)
         }
         var index: [AnyKey: Int] = [:]
         for (position, node) in nodes.enumerated() where index[node.key] == nil { index[node.key] = position }
