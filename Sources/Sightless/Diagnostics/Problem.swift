@@ -202,6 +202,10 @@ extension InjectionError.Problem {
         case scopedWithArguments(key: AnyKey, scope: String, slots: [Slot])
         /// `key`, kept in `scope`, holds `dependency`, kept in a shorter-lived `dependencyScope`.
         case captiveDependency(key: AnyKey, scope: String, dependency: AnyKey, dependencyScope: String)
+        /// `key`'s type declares `scope`, one value for the whole family, but reached through a
+        /// child it needs `needs`, which the child binds (or, when `provided`, which each child
+        /// of a template is made with): each child would keep its own.
+        case keptByEachChild(key: AnyKey, scope: String, needs: AnyKey, provided: Bool)
         /// A request for `key` passed `passed` dynamic arguments (their type names), but
         /// `key` takes `slots` (`[]` when it takes none).
         case argumentCount(key: AnyKey, slots: [Slot], passed: [String])
@@ -324,7 +328,7 @@ extension InjectionError.Problem.Detail {
         case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments, .captiveDependency, .awaitedInScope: .scopeConflict
+        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope: .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -352,7 +356,7 @@ extension InjectionError.Problem.Detail {
         switch self {
         case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key, _), .reentered(let key, _),
              .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .scopedWithArguments(let key, _, _),
-             .captiveDependency(let key, _, _, _),
+             .captiveDependency(let key, _, _, _), .keptByEachChild(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),

@@ -102,6 +102,9 @@ enum ProblemText {
             return "\(key) is \(article(scope)) \(scope), but it takes dynamic arguments (\(list(slots))), which would differ from request to request."
         case .captiveDependency(let key, let scope, let dependency, let dependencyScope):
             return "\(key) is \(article(scope)) \(scope), but it holds \(dependency), which is kept \(dependencyScope == "weak" ? "only while someone holds it" : dependencyScope): \(key) would keep the first \(dependency) it got."
+        case .keptByEachChild(let key, let scope, let needs, let provided):
+            let source = provided ? "which each child of the template is made with" : "which the child binds"
+            return "\(key.typeName) declares the scope \(scope), one for the whole family, but needs \(needs), \(source): each child would keep its own \(key.typeName)."
         case .argumentCount(let key, let slots, let passed):
             let takes = slots.isEmpty
                 ? "takes no dynamic arguments"
@@ -215,6 +218,10 @@ enum ProblemText {
             return "Leave \(key) unscoped, or make its arguments injected slots."
         case .captiveDependency(let key, _, let dependency, _):
             return "Inject Factory<\(dependency.typeName)> into \(key) and ask it when a value is needed, or keep \(key) no longer than \(dependency)."
+        case .keptByEachChild(let key, let scope, let needs, _):
+            let bind = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+            return "To keep one per child, declare it per child: bind it in the child's modules, binder.bind(\(bind)).in(\(scopeCall(scope))); "
+                + "to keep one for the family, let it not need \(needs) (pass \(needs.typeName) to the methods that use it, or build it through a Factory with a Dynamic argument); or declare it .unscoped."
         case .argumentCount(let key, let slots, _):
             return slots.isEmpty
                 ? "Request it with getInstance(\(key.typeName).self), without arguments."
@@ -316,5 +323,16 @@ enum ProblemText {
     /// How a request names `key`: `Screen.self`, or `Key<Screen>(named: "main")`.
     static func requestExpression(_ key: AnyKey) -> String {
         key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+    }
+
+    /// How code names the scope called `name`: `.singleton`, `.eagerSingleton`, …
+    static func scopeCall(_ name: String) -> String {
+        switch name {
+        case "singleton": ".singleton"
+        case "eager singleton": ".eagerSingleton"
+        case "weak": ".weak"
+        case "per request": ".perRequest"
+        default: "its scope (\(name))"
+        }
     }
 }

@@ -172,6 +172,7 @@ final class GraphCompilation: Compilation {
                                      existing: { key in lookup(key) ?? self.inherited(key, shared: shared) },
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         composition.configure(&compiler)
+        compiler.isChild = parent != nil
         return compiler
     }
 

@@ -28,6 +28,9 @@ struct GraphCompiler {
     var recorded = RecordedElements()
     /// For a child injector, its parent, which the rules check the child's bindings against.
     var parent: GraphCompilation.Parent?
+    /// Whether the graph is a child injector's (or a template's), also when a key is compiled
+    /// on its first request, which checks nothing against the parent's bindings.
+    var isChild = false
     /// How many keys the modules' bindings bind (`RuleInput.moduleKeyCount`).
     var moduleKeyCount: Int?
 
@@ -84,6 +87,7 @@ struct GraphCompiler {
         ScopeRule(),
         TypeMismatchRule(),
         CaptiveDependencyRule(),
+        DeclaredScopeRule(),
         AwaitRule(),
         UnusedContextualBindingRule(),
     ]
@@ -94,7 +98,8 @@ struct GraphCompiler {
     mutating func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
         decide()
         let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
-                              parent: parent, awaitsEagerValues: awaitsEagerValues)
+                              parent: parent, isChild: isChild || parent != nil,
+                              awaitsEagerValues: awaitsEagerValues)
         return Self.rules.flatMap { $0.check(input) }
     }
 

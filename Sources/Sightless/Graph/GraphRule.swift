@@ -28,6 +28,8 @@ struct RuleInput {
     var moduleKeyCount: Int?
     /// For a child injector, its parent's compiled nodes and recorded bindings.
     var parent: GraphCompilation.Parent?
+    /// Whether the graph is a child injector's or a template's, `parent` or not.
+    var isChild = false
     /// `true` for an injector that awaits its eager values (`Injector.start`).
     var awaitsEagerValues = false
 }

@@ -150,10 +150,22 @@ struct RegressionOneMeaningTests {
         #expect(first === (try await parent.instance(SharedDatabase.self)))
     }
 
-    @Test("a self-declared singleton that needs a child's value is kept by each child")
+    @Test("a self-declared singleton that needs a child's value is a scopeConflict, not one per child")
+    func singletonNeedingChildValueIsAnError() throws {
+        let parent = try Injector(modules: [])
+        let error = #expect(throws: InjectionError.self) {
+            _ = try parent.childTemplate(providing: RequestUser.self) { $0.bind(SessionHandler.self) }
+        }
+        #expect(error?.kind == .scopeConflict)
+    }
+
+    @Test("a self-declared singleton that needs a child's value, bound in the template, is kept by each child")
     func singletonNeedingChildValueIsPerChild() throws {
         let parent = try Injector(modules: [])
-        let template = try parent.childTemplate(providing: RequestUser.self) { $0.bind(SessionHandler.self) }
+        let template = try parent.childTemplate(providing: RequestUser.self) {
+            $0.bind(SessionHandler.self)
+            $0.bind(Session.self)
+        }
         let child = try template.child(RequestUser(name: "a"))
         let first = try child.getInstance(SessionHandler.self).session
         #expect(first === (try child.getInstance(SessionHandler.self).session))
