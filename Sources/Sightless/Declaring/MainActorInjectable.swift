@@ -25,6 +25,7 @@
 /// A value kept by a scope that is not isolated to the main actor (a nonisolated singleton)
 /// cannot hold such a value: the injector reports an
 /// ``InjectionError/Kind/isolationConflict`` when it is built. See <doc:Concurrency>.
+@MainActor
 public protocol MainActorInjectable: SendableMetatype {
     /// The type the descriptors build and fill: `Self`. Inferred; never written.
     associatedtype Instance = Self
