@@ -22,9 +22,10 @@
 /// let appModules: [any Module] = [NetworkModule(), StorageModule()]
 /// ```
 ///
-/// What a module holds is then `Sendable` too. A fake that is not (a mutable recorder in a
-/// single-threaded test) is bound in place, in the closure of ``Injector/init(modules:overriding:)``
-/// or ``Injector/start(modules:overriding:)``, with ``BindingBuilder/to(uncheckedInstance:)``.
+/// What a module holds is then `Sendable` too. A value that is not is created where the module
+/// binds it, and a mutable fake that a test keeps to inspect replaces a binding in the closure of
+/// ``Injector/init(modules:overriding:)`` or ``Injector/start(modules:overriding:)``, with
+/// ``BindingBuilder/to(uncheckedInstance:)``.
 public protocol Module: Sendable {
     /// Records this module's bindings.
     func configure(_ binder: Binder)
