@@ -20,44 +20,8 @@ private final class Logger: Injectable {
     static let initializer = Initializer(Logger.init)
 }
 
-/// Key paths written with their root, the class's own: `\Atlas.legend` fits both the form for a
-/// class's properties and the form for a subclass's, and was "ambiguous use of
-/// 'inject(_:named:fileID:line:)'".
-private class Atlas: Injectable {
-    var legend: Logger?
-    var scale: Int?
-    var index: Logger?
-    required init() {}
-    class var initializer: Initializer<Atlas> { Initializer(Self.init) }
-    class var properties: Properties<Atlas> {
-        Properties<Atlas>()
-            .inject(\Atlas.legend)
-            .inject(\Atlas.scale, Key<Int>(named: "scale"))
-            .inject(\Atlas.index, Key<Logger?>())
-    }
-}
-
-private final class WorldAtlas: Atlas {
-    var projection: String?
-    override class var properties: Properties<Atlas> {
-        super.properties.inject(\WorldAtlas.projection, named: "projection")
-    }
-}
-
 @Suite("Properties")
 struct PropertyTests {
-    @Test("a class's own properties written with their root are injected, and a subclass's beside them")
-    func keyPathsWithRoot() throws {
-        let injector = try Injector(Bindings {
-            $0.bind(Key<Int>(named: "scale")).to(instance: 3)
-            $0.bind(Key<String>(named: "projection")).to(instance: "Mercator")
-        })
-        let atlas = try injector.getInstance(Atlas.self)
-        #expect(atlas.legend != nil && atlas.scale == 3 && atlas.index != nil)
-        let world = try injector.getInstance(WorldAtlas.self)
-        #expect(world.legend != nil && world.projection == "Mercator")
-    }
-
     @Test("a property bound by name is filled from that named key")
     func explicitNamedProperty() throws {
         let injector = try Injector(houseModule)

@@ -171,38 +171,3 @@ public struct Properties<Instance>: Sendable {
         }
     }
 }
-
-// A key path into a class written with its root (`\House.color`) fits both the form for the
-// class's own properties and the form for a subclass's. These twins, for the class itself, are
-// more specific than either, so the call is not ambiguous and sets the property of any instance.
-extension Properties where Instance: AnyObject {
-    /// The form for the class's own property, its key path written with its root:
-    /// `inject(\House.color)`, the same as `inject(\.color)`.
-    @_documentation(visibility: internal)
-    public func inject<Value>(
-        _ keyPath: ReferenceWritableKeyPath<Instance, Value> & Sendable, named name: String? = nil,
-        fileID: String = #fileID, line: Int = #line
-    ) -> Properties {
-        injecting(keyPath, named: name, fileID: fileID, line: line)
-    }
-
-    /// The form for the class's own property from the binding of `key`, its key path written
-    /// with its root.
-    @_documentation(visibility: internal)
-    public func inject<Value>(
-        _ keyPath: ReferenceWritableKeyPath<Instance, Value> & Sendable, _ key: Key<Value>,
-        fileID: String = #fileID, line: Int = #line
-    ) -> Properties {
-        injecting(keyPath, named: key.name, fileID: fileID, line: line)
-    }
-
-    /// The form for the class's own optional property from the binding of `key`, its key path
-    /// written with its root.
-    @_documentation(visibility: internal)
-    public func inject<Value>(
-        _ keyPath: ReferenceWritableKeyPath<Instance, Value?> & Sendable, _ key: Key<Value>,
-        fileID: String = #fileID, line: Int = #line
-    ) -> Properties {
-        injecting(keyPath, named: key.name, fileID: fileID, line: line)
-    }
-}
