@@ -73,3 +73,7 @@ struct AppModule: Module {
         }
     }
 }
+
+/// The app's modules as one constant that any task may read: `nonisolated`, which a list of
+/// modules may be since a module is `Sendable`.
+nonisolated let appModules: [any Module] = [AppModule(), AnyModule { $0.bind(Key<String>(named: "region")).to(instance: "eu") }]

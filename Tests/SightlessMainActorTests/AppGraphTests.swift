@@ -24,6 +24,14 @@ struct AppGraphTests {
         #expect(second.feed.headlines.count == 2)
     }
 
+    @Test("a detached task builds an injector from the app's nonisolated list of modules")
+    func nonisolatedModules() async throws {
+        let region = try await Task.detached {
+            try Injector(modules: appModules).getInstance(Key<String>(named: "region"))
+        }.value
+        #expect(region == "eu")
+    }
+
     @Test("a detached task awaits the same main-actor singleton")
     func requestedFromDetachedTask() async throws {
         let injector = try Injector(modules: [AppModule()])

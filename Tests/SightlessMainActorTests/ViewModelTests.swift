@@ -84,6 +84,22 @@ struct ViewModelPropertyTests {
         #expect(model.pageSize == 1)
     }
 
+    @Test("a nonisolated class made main-actor-injectable in an extension injects its properties")
+    func nonisolatedClassProperties() throws {
+        let store = try Injector(modules: []).getInstance(DraftStore.self)
+        #expect(store.settings?.pageSize == 1)
+        #expect(store.clock != nil)
+    }
+
+    @Test("a view model and a struct isolated by default inject properties by type and by key")
+    func defaultIsolatedProperties() throws {
+        let injector = try Injector(modules: [])
+        let model = try injector.getInstance(FilterViewModel.self)
+        #expect(model.settings != nil && model.clock != nil)
+        let state = try injector.getInstance(FilterState.self)
+        #expect(state.settings != nil && state.clock != nil)
+    }
+
     @Test("a detached task awaits a view model whose properties are set on the main actor")
     func propertyInjectedFromDetachedTask() async throws {
         let injector = try Injector(modules: [])

@@ -94,3 +94,35 @@ struct GreetingModule: Module {
         binder.bind((any GreetingApi).self).to(HttpGreetingApi.self).in(.singleton)
     }
 }
+
+/// A model declared `nonisolated` in this target, isolated to the main actor by default, and made
+/// main-actor-injectable in an extension: its key paths are `Sendable`, and `Properties` takes
+/// them as written. Before `Properties` had forms for them, "ambiguous use of
+/// 'inject(_:named:fileID:line:)'".
+nonisolated final class DraftStore {
+    var settings: Settings?
+    var clock: Clock?
+    init() {}
+}
+
+extension DraftStore: MainActorInjectable {
+    static let initializer = Initializer(DraftStore.init)
+    static let properties = Properties<DraftStore>().inject(\.settings).inject(\.clock, Key<Clock>())
+}
+
+/// A view model isolated by the target's default, with a property injected from a key.
+final class FilterViewModel: MainActorInjectable {
+    var settings: Settings?
+    var clock: Clock?
+    init() {}
+    static let initializer = Initializer(FilterViewModel.init)
+    static let properties = Properties<FilterViewModel>().inject(\.settings).inject(\.clock, Key<Clock>())
+}
+
+/// A struct isolated by the target's default, with injected properties.
+struct FilterState: MainActorInjectable {
+    var settings: Settings?
+    var clock: Clock?
+    static let initializer = Initializer(FilterState.init)
+    static let properties = Properties<FilterState>().inject(\.settings).inject(\.clock, Key<Clock>())
+}

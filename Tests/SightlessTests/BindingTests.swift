@@ -3,8 +3,8 @@ import Testing
 
 /// A module from a closure, so each test states its bindings inline.
 struct Bindings: Module {
-    let body: (Binder) -> Void
-    init(_ body: @escaping (Binder) -> Void) { self.body = body }
+    let body: @Sendable (Binder) -> Void
+    init(_ body: @escaping @Sendable (Binder) -> Void) { self.body = body }
     func configure(_ binder: Binder) { body(binder) }
 }
 

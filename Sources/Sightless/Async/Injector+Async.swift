@@ -36,9 +36,8 @@ extension Injector {
     /// ```
     nonisolated(nonsending)
     public static func start(modules: [any Module], overriding overrides: (Binder) -> Void) async throws(InjectionError) -> Injector {
-        let (nodes, compilation) = try withoutActuallyEscaping(overrides) { (overrides) throws(InjectionError) in
-            try GraphCompilation.build(modules: modules, overrides: [RecordingModule(record: overrides)], awaitsEagerValues: true)
-        }
+        let (nodes, compilation) = try GraphCompilation.build(
+            modules: modules, overrides: [], recordingOverrides: overrides, awaitsEagerValues: true)
         let injector = Injector(nodes: nodes, compilation: compilation)
         try await injector.awaitEagerValues()
         return injector

@@ -63,8 +63,7 @@ public struct Properties<Instance>: Sendable {
         _ keyPath: WritableKeyPath<Instance, Value> & Sendable, named name: String? = nil,
         fileID: String = #fileID, line: Int = #line
     ) -> Properties {
-        adding(keyPath, key: AnyKey(type: Value.self, name: name), location: SourceLocation(fileID: fileID, line: line),
-               accepts: { _ in true }) { instance, value in instance[keyPath: keyPath] = value }
+        injecting(keyPath, named: name, fileID: fileID, line: line)
     }
 
     /// Injects a property from the binding of `key`.
@@ -76,7 +75,7 @@ public struct Properties<Instance>: Sendable {
         _ keyPath: WritableKeyPath<Instance, Value> & Sendable, _ key: Key<Value>,
         fileID: String = #fileID, line: Int = #line
     ) -> Properties {
-        inject(keyPath, named: key.name, fileID: fileID, line: line)
+        injecting(keyPath, named: key.name, fileID: fileID, line: line)
     }
 
     /// Injects an optional property from the binding of `key`, leaving it `nil` when `key` has
@@ -89,7 +88,7 @@ public struct Properties<Instance>: Sendable {
         _ keyPath: WritableKeyPath<Instance, Value?> & Sendable, _ key: Key<Value>,
         fileID: String = #fileID, line: Int = #line
     ) -> Properties {
-        inject(keyPath, named: key.name, fileID: fileID, line: line)
+        injecting(keyPath, named: key.name, fileID: fileID, line: line)
     }
 
     /// Injects a property that a subclass declares: the entry applies to instances of `Subclass`
@@ -120,6 +119,16 @@ public struct Properties<Instance>: Sendable {
         fileID: String = #fileID, line: Int = #line
     ) -> Properties {
         inject(keyPath, named: key.name, fileID: fileID, line: line)
+    }
+
+    /// The one entry every form of `inject` for a property of `Instance` makes: the forms differ
+    /// only in how the key is named and which overload a call picks. An optional property's key
+    /// is of its optional type, which the injector fills from the wrapped type's binding.
+    func injecting<Value>(
+        _ keyPath: WritableKeyPath<Instance, Value> & Sendable, named name: String?, fileID: String, line: Int
+    ) -> Properties {
+        adding(keyPath, key: AnyKey(type: Value.self, name: name), location: SourceLocation(fileID: fileID, line: line),
+               accepts: { _ in true }) { instance, value in instance[keyPath: keyPath] = value }
     }
 
     private func adding<Value>(

@@ -94,15 +94,21 @@ final class GraphCompilation: Compilation {
     /// add keys; binding a key its parent binds is an error unless it is an override.
     ///
     /// A child template also records `provided`, the recipes of the values each of its children
-    /// is made with, and makes the scope of every node it compiles per child.
+    /// is made with, and makes the scope of every node it compiles per child. `recording` and
+    /// `recordingOverrides` record bindings written in place, in a closure (`child { … }`,
+    /// `Injector(modules:overriding:)`), after the modules' and the overrides'.
     static func build(
         modules: [any Module], overrides: [any Module], parent: Parent? = nil,
-        provided: (Binder) -> Void = { _ in }, isTemplate: Bool = false, awaitsEagerValues: Bool = false
+        provided: (Binder) -> Void = { _ in }, recording: (Binder) -> Void = { _ in },
+        recordingOverrides: (Binder) -> Void = { _ in },
+        isTemplate: Bool = false, awaitsEagerValues: Bool = false
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let (moduleBinder, overrideBinder) = Composition.binders(parent: parent)
         provided(moduleBinder)
         for module in modules { module.configure(moduleBinder) }
+        recording(moduleBinder)
         for module in overrides { module.configure(overrideBinder) }
+        recordingOverrides(overrideBinder)
 
         let recorded = RecordedElements(modules: moduleBinder, overrides: overrideBinder)
         // The injector's own key is bound by a parent too: a child binds it to itself. What is

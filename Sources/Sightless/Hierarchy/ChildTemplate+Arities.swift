@@ -22,7 +22,8 @@ extension Injector {
         let provided = ProvidedValues(as: (A).self)
         provided.add(a)
         return try childTemplate(
-            provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
+            provided, modules: modules, overrides: overrides, recording: { _ in },
+            location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// Declares a child injector made once per request, session or screen with one value of the
@@ -57,10 +58,10 @@ extension Injector {
         providing a: A.Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
     ) throws(InjectionError) -> ChildTemplate<A> {
-        try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
-            try childTemplate(providing: Key<A>(), modules: [RecordingModule(record: bindings)],
-                              fileID: fileID, line: line)
-        }
+        let provided = ProvidedValues(as: (A).self)
+        provided.add(Key<A>())
+        return try childTemplate(
+            provided, modules: [], overrides: [], recording: bindings, location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// Declares a child injector made once per request, session or screen with two values of its
@@ -80,7 +81,8 @@ extension Injector {
         provided.add(a)
         provided.add(b)
         return try childTemplate(
-            provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
+            provided, modules: modules, overrides: overrides, recording: { _ in },
+            location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// Declares a child injector made once per request, session or screen with two values of the
@@ -115,10 +117,11 @@ extension Injector {
         providing a: A.Type, _ b: B.Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
     ) throws(InjectionError) -> ChildTemplate<A, B> {
-        try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
-            try childTemplate(providing: Key<A>(), Key<B>(), modules: [RecordingModule(record: bindings)],
-                              fileID: fileID, line: line)
-        }
+        let provided = ProvidedValues(as: (A, B).self)
+        provided.add(Key<A>())
+        provided.add(Key<B>())
+        return try childTemplate(
+            provided, modules: [], overrides: [], recording: bindings, location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// Declares a child injector made once per request, session or screen with three values of its
@@ -139,7 +142,8 @@ extension Injector {
         provided.add(b)
         provided.add(c)
         return try childTemplate(
-            provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
+            provided, modules: modules, overrides: overrides, recording: { _ in },
+            location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// Declares a child injector made once per request, session or screen with three values of the
@@ -174,9 +178,11 @@ extension Injector {
         providing a: A.Type, _ b: B.Type, _ c: C.Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
     ) throws(InjectionError) -> ChildTemplate<A, B, C> {
-        try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
-            try childTemplate(providing: Key<A>(), Key<B>(), Key<C>(), modules: [RecordingModule(record: bindings)],
-                              fileID: fileID, line: line)
-        }
+        let provided = ProvidedValues(as: (A, B, C).self)
+        provided.add(Key<A>())
+        provided.add(Key<B>())
+        provided.add(Key<C>())
+        return try childTemplate(
+            provided, modules: [], overrides: [], recording: bindings, location: SourceLocation(fileID: fileID, line: line))
     }
 }

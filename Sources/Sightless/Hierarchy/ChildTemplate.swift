@@ -100,13 +100,38 @@ extension Injector {
         let provided = ProvidedValues(as: (repeat each Value).self)
         repeat provided.add(each keys)
         return try childTemplate(
-            provided, modules: modules, overrides: overrides, location: SourceLocation(fileID: fileID, line: line))
+            provided, modules: modules, overrides: overrides, recording: { _ in },
+            location: SourceLocation(fileID: fileID, line: line))
     }
 
-    /// Compiles and validates a template's graph, with this injector's as its parent's.
+    /// Declares a child injector made once per request, session or screen with no values of its
+    /// own: the bindings of `modules`, compiled and validated once, now, and each child's
+    /// singletons its own.
+    ///
+    /// ```swift
+    /// let screens: ChildTemplate<> = try app.childTemplate(modules: [ScreenModule()])
+    /// let screen = try screens.child()
+    /// ```
+    ///
+    /// Unlike ``child(modules:overrides:)``, which compiles the child's graph each time, making a
+    /// child from the template compiles nothing.
+    ///
+    /// - Throws: an ``InjectionError`` listing every problem of the template's graph.
+    @inlinable
+    public func childTemplate(
+        modules: [any Module] = [], overrides: [any Module] = [], fileID: String = #fileID, line: Int = #line
+    ) throws(InjectionError) -> ChildTemplate<> {
+        try childTemplate(
+            ProvidedValues(as: Void.self), modules: modules, overrides: overrides, recording: { _ in },
+            location: SourceLocation(fileID: fileID, line: line))
+    }
+
+    /// Compiles and validates a template's graph, with this injector's as its parent's: the
+    /// bindings of `modules`, then those `recording` records in place.
     @usableFromInline
     func childTemplate<each Value: Sendable>(
-        _ provided: ProvidedValues, modules: [any Module], overrides: [any Module], location: SourceLocation
+        _ provided: ProvidedValues, modules: [any Module], overrides: [any Module],
+        recording: (Binder) -> Void, location: SourceLocation
     ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
         guard let compilation = graphCompilation else {
             throw InjectionError(.internalInconsistency(.notLinked(key: Recipe.injectorKey)))
@@ -119,7 +144,7 @@ extension Injector {
             provided: { binder in
                 for (index, key) in provided.keys.enumerated() { key.record(binder, index, location) }
             },
-            isTemplate: true)
+            recording: recording, isTemplate: true)
         return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: provided.layout.layout(as: provided.tuple))
     }
 
@@ -153,9 +178,9 @@ extension Injector {
         providing types: repeat (each Value).Type, fileID: String = #fileID, line: Int = #line,
         _ bindings: (Binder) -> Void
     ) throws(InjectionError) -> ChildTemplate<repeat each Value> {
-        try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
-            try childTemplate(providing: repeat Key<each Value>(), modules: [RecordingModule(record: bindings)],
-                              fileID: fileID, line: line)
-        }
+        let provided = ProvidedValues(as: (repeat each Value).self)
+        repeat provided.add(Key<each Value>())
+        return try childTemplate(
+            provided, modules: [], overrides: [], recording: bindings, location: SourceLocation(fileID: fileID, line: line))
     }
 }

@@ -25,12 +25,20 @@ extension Injector {
     ///
     /// - Throws: an ``InjectionError`` listing every problem of the child's graph.
     public func child(modules: [any Module] = [], overrides: [any Module] = []) throws(InjectionError) -> Injector {
+        try child(modules: modules, overrides: overrides, recording: { _ in })
+    }
+
+    /// A child injector with the bindings of `modules`, then those `recording` records in place.
+    func child(
+        modules: [any Module], overrides: [any Module], recording: (Binder) -> Void
+    ) throws(InjectionError) -> Injector {
         guard let compilation = graphCompilation else { return self }
         // Marked as a parent before it is checked, so that a shutdown racing it counts it as one.
         lifecycle.markParent()
         if isShutDownInFamily { throw shutDownError(AnyKey(type: Injector.self, name: nil)) }
         let (nodes, childCompilation) = try GraphCompilation.build(
-            modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation))
+            modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),
+            recording: recording)
         let child = Injector(nodes: nodes, compilation: childCompilation, parent: self)
         // Registered with this injector's lifecycle, so that a shutdown of this injector closes
         // the child's values first.
@@ -46,8 +54,6 @@ extension Injector {
     /// let session = try injector.child { $0.bind(User.self).to(instance: user) }
     /// ```
     public func child(_ bindings: (Binder) -> Void) throws(InjectionError) -> Injector {
-        try withoutActuallyEscaping(bindings) { (bindings) throws(InjectionError) in
-            try child(modules: [RecordingModule(record: bindings)])
-        }
+        try child(modules: [], overrides: [], recording: bindings)
     }
 }

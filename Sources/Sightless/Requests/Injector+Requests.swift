@@ -38,9 +38,7 @@ extension Injector {
     /// let injector = try Injector(modules: [AppModule()]) { $0.bind(TaskStore.self).to(instance: InMemoryTaskStore()) }
     /// ```
     public convenience init(modules: [any Module], overriding overrides: (Binder) -> Void) throws(InjectionError) {
-        let (nodes, compilation) = try withoutActuallyEscaping(overrides) { (overrides) throws(InjectionError) in
-            try GraphCompilation.build(modules: modules, overrides: [RecordingModule(record: overrides)])
-        }
+        let (nodes, compilation) = try GraphCompilation.build(modules: modules, overrides: [], recordingOverrides: overrides)
         self.init(nodes: nodes, compilation: compilation)
         try buildEagerValues()
     }

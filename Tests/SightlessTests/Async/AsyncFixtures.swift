@@ -49,7 +49,7 @@ final class UserSession: Injectable, Sendable {
 enum OpenError: Error { case refused(String) }
 
 /// Binds the database URL and `Api`, which every async graph here needs.
-func asyncBindings(_ more: @escaping (Binder) -> Void = { _ in }) -> Bindings {
+func asyncBindings(_ more: @escaping @Sendable (Binder) -> Void = { _ in }) -> Bindings {
     Bindings { binder in
         binder.bind(Key<String>(named: "databaseURL")).to(instance: "postgres://db")
         binder.bind((any Api).self).to(HttpApi.self)

@@ -17,9 +17,10 @@ func runOnMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> 
 /// Invariant: `Properties` keeps it to compare and name it on any thread, and applies it only in
 /// the plan of a `MainActorInjectable` type, which sets the properties after Sightless
 /// confirmed that it runs on the main actor (`ActorIsolation.isCurrent`, see `IsolatedRecipe.swift`). A composition of a
-/// class with a marker protocol is represented as the class reference alone.
+/// class with a marker protocol is represented as the class reference alone (a key path is a
+/// class, into a struct as into a class).
 func mainActorKeyPath<Root, Value>(
-    _ keyPath: ReferenceWritableKeyPath<Root, Value>
-) -> ReferenceWritableKeyPath<Root, Value> & Sendable {
-    unsafe unsafeBitCast(keyPath, to: (ReferenceWritableKeyPath<Root, Value> & Sendable).self)
+    _ keyPath: WritableKeyPath<Root, Value>
+) -> WritableKeyPath<Root, Value> & Sendable {
+    unsafe unsafeBitCast(keyPath, to: (WritableKeyPath<Root, Value> & Sendable).self)
 }
