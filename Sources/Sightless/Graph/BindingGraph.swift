@@ -11,6 +11,9 @@ struct BindingGraph: Sendable {
         var linkedDynamicDependencies: [Dependency] = []
         /// For a node compiled earlier, whether a parent injector compiled it.
         var fromParent = false
+        /// Whether the node is a root: a bound key, or a key requested, which a dependency path
+        /// may start from.
+        var isRoot = false
         /// For a node compiled earlier, the meaning its graph decided for it.
         var linkedMeaning = Meaning.plain
         var edges: [Edge] = []
@@ -51,6 +54,10 @@ struct BindingGraph: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         nodes.reserveCapacity(count)
         index.reserveCapacity(count)
+    }
+
+    mutating func markRoot(_ node: Int) {
+        nodes[node].isRoot = true
     }
 
     mutating func setLinkedMeaning(_ meaning: Meaning, of node: Int) {
@@ -112,8 +119,44 @@ struct BindingGraph: Sendable {
         nodes[node].dependencies[edge.dependencyIndex]
     }
 
-    /// The keys from the root that first needed `node` down to `node` itself.
+    /// The shortest dependency path from a root (a bound key, or a key requested) to `node`,
+    /// `node` last: the path that explains a problem of `node` in the fewest steps, starting
+    /// at the binding nearest to it. Among paths of one length, the one through the keys the
+    /// graph reached first, so that a graph gives the same path every time.
+    ///
+    /// Found by a breadth-first search from every root at once, when a rule reports a problem
+    /// (each costs a pass over the graph, as discovery does).
     func path(to node: Int) -> [AnyKey] {
+        guard !nodes[node].isRoot, nodes[node].parent != nil else { return [nodes[node].key] }
+        var previous = [Int](repeating: -1, count: nodes.count)
+        var queue: [Int] = []
+        for index in nodes.indices where nodes[index].isRoot || nodes[index].parent == nil {
+            previous[index] = index
+            queue.append(index)
+        }
+        var head = 0
+        search: while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for edge in nodes[current].edges {
+                guard let target = edge.target, previous[target] < 0 else { continue }
+                previous[target] = current
+                if target == node { break search }
+                queue.append(target)
+            }
+        }
+        guard previous[node] >= 0 else { return discoveryPath(to: node) }
+        var path = [nodes[node].key]
+        var current = node
+        while previous[current] != current {
+            current = previous[current]
+            path.append(nodes[current].key)
+        }
+        return path.reversed()
+    }
+
+    /// The keys from the root that first needed `node` down to `node` itself.
+    private func discoveryPath(to node: Int) -> [AnyKey] {
         var path: [AnyKey] = []
         var current: Int? = node
         while let index = current {

@@ -57,6 +57,7 @@ struct GraphCompiler {
     @discardableResult
     mutating func addRoot(_ key: AnyKey) -> Int? {
         let node = nodeOrWrapper(for: key, parent: nil, anyWrapper: true)
+        if let node { graph.markRoot(node) }
         discover()
         return node
     }
