@@ -60,14 +60,14 @@ extension InjectionError {
         /// ```swift
         /// print(problem.message)   // Nothing provides Api, needed by FeedService (argument 1).
         /// ```
-        public var message: String { ProblemText.message(self) }
+        public var message: String { ProblemText.naming([self]) { ProblemText.message(self) } }
 
         /// What to change.
         ///
         /// ```swift
         /// print(problem.fix)   // Bind it in a module: binder.bind(Api.self).to(…).
         /// ```
-        public var fix: String { ProblemText.fix(self) }
+        public var fix: String { ProblemText.naming([self]) { ProblemText.fix(self) } }
 
         /// The path written with arrows: `Screen → FeedService → Api`.
         ///
@@ -79,7 +79,7 @@ extension InjectionError {
         /// requests it again and again, are written once with their count
         /// (`Screen → [Tree] × 1262`), and the middle of a long path without repeats is left out
         /// (`… 38 more …`). ``path`` holds every key.
-        public var pathDescription: String { ProblemText.path(path) }
+        public var pathDescription: String { ProblemText.naming([self]) { ProblemText.path(path) } }
 
         /// The problem in four lines: what, the path, where, and the fix.
         ///

@@ -5,22 +5,54 @@
 enum ProblemText {
     /// The problem in up to four lines: what, the path, where, and the fix.
     static func describe(_ problem: InjectionError.Problem) -> String {
-        var lines = ["\(problem.kind): \(message(problem))"]
-        if !problem.path.isEmpty { lines.append("  path: \(path(problem.path))") }
-        if let location = problem.location { lines.append("  declared at: \(location)") }
-        lines.append("  fix: \(fix(problem))")
-        return lines.joined(separator: "\n")
+        naming([problem]) {
+            var lines = ["\(problem.kind): \(message(problem))"]
+            if !problem.path.isEmpty { lines.append("  path: \(path(problem.path))") }
+            if let location = problem.location { lines.append("  declared at: \(location)") }
+            lines.append("  fix: \(fix(problem))")
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// Every problem of an error, numbered when there are several.
     static func describe(_ error: InjectionError) -> String {
         let problems = error.problems
         if problems.count == 1, let only = problems.first { return describe(only) }
-        let numbered = problems.enumerated().map { index, problem in
-            "\(index + 1). " + describe(problem).split(separator: "\n", omittingEmptySubsequences: false)
-                .joined(separator: "\n   ")
+        return naming(problems) {
+            let numbered = problems.enumerated().map { index, problem in
+                "\(index + 1). " + describe(problem).split(separator: "\n", omittingEmptySubsequences: false)
+                    .joined(separator: "\n   ")
+            }
+            return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
         }
-        return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
+    }
+
+    /// Writes `text` with the types of `problems` that would read alike (two distinct types
+    /// with one name, `API.PackageController` and a web `PackageController`) written with
+    /// their module and namespace, everywhere in it; within the problems of an error being
+    /// written, across all of them.
+    static func naming<Text>(_ problems: [InjectionError.Problem], _ text: () -> Text) -> Text {
+        var keys: [AnyKey] = []
+        for problem in problems {
+            keys += problem.path
+            collectKeys(in: problem.detail, into: &keys)
+        }
+        var byName: [String: Set<ObjectIdentifier>] = [:]
+        for key in keys { byName[String(describing: key.type), default: []].insert(ObjectIdentifier(key.type)) }
+        var alike = AnyKey.qualified
+        for types in byName.values where types.count > 1 { alike.formUnion(types) }
+        guard alike != AnyKey.qualified else { return text() }
+        return AnyKey.$qualified.withValue(alike, operation: text)
+    }
+
+    /// Every key a detail holds, wherever it holds it (a consumer, a slot, a candidate).
+    private static func collectKeys(in value: Any, into keys: inout [AnyKey]) {
+        if let key = value as? AnyKey {
+            keys.append(key)
+            return
+        }
+        if value is String { return }
+        for child in Mirror(reflecting: value).children { collectKeys(in: child.value, into: &keys) }
     }
 
     /// A path written with arrows; keys repeating at its end are written once, with their
