@@ -194,7 +194,18 @@ public final class Binder {
     /// }
     /// ```
     public func install(_ module: any Module) {
+        configure(with: module)
+    }
+
+    /// The module recording now, as its type is written: what names its contributions.
+    private(set) var recordingModule: String?
+
+    /// Records `module`'s bindings, with `module` as the one recording them.
+    func configure(with module: any Module) {
+        let outer = recordingModule
+        recordingModule = String(describing: type(of: module))
         module.configure(self)
+        recordingModule = outer
     }
 
     /// Makes the binding at `index` the start of a binding of another key, still without a

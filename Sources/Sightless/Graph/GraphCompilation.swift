@@ -101,8 +101,8 @@ final class GraphCompilation: Compilation {
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let (moduleBinder, overrideBinder) = Composition.binders(parent: parent)
         provided(moduleBinder)
-        for module in modules { module.configure(moduleBinder) }
-        for module in overrides { module.configure(overrideBinder) }
+        for module in modules { moduleBinder.configure(with: module) }
+        for module in overrides { overrideBinder.configure(with: module) }
 
         let recorded = RecordedElements(modules: moduleBinder, overrides: overrideBinder)
         // The injector's own key is bound by a parent too: a child binds it to itself. What is
