@@ -245,6 +245,11 @@ extension InjectionError.Problem {
         /// synchronously), but building it awaits `awaited`'s `async` initializer, closure or
         /// provider.
         case needsAwait(key: AnyKey, awaited: AnyKey)
+        /// `key`, kept in `scope` (a singleton, say) and built with `await` (because of
+        /// `awaited`), was requested synchronously before an awaited request built it: a kept
+        /// value that needs `await` is built by an awaited request only, even when what it
+        /// awaits is stored already (`awaitedIsBuilt`), and is read by any request once it is.
+        case keptNotBuilt(key: AnyKey, scope: String, awaited: AnyKey, awaitedIsBuilt: Bool)
         /// `key` is built with `await` (because of `awaited`) and kept in `scope`, which keeps
         /// only values built synchronously: an awaited value can be unscoped, a singleton or
         /// an eager singleton.
@@ -338,7 +343,7 @@ extension InjectionError.Problem.Detail {
         case .injectorReleased: .injectorReleased
         case .injectorShutDown: .injectorShutDown
         case .closeFailed: .closeFailed
-        case .needsAwait: .needsAwait
+        case .needsAwait, .keptNotBuilt: .needsAwait
         case .offActor, .descriptorsOffActor: .offActor
         case .capturesIsolated: .isolationConflict
         case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
@@ -360,7 +365,7 @@ extension InjectionError.Problem.Detail {
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _),
+             .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
              .awaitedInScope(let key, _, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _), .capturesIsolated(let key, _, _, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),

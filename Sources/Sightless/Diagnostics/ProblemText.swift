@@ -171,6 +171,14 @@ enum ProblemText {
             return awaited == key
                 ? "\(key) is built with await (its initializer, closure or provider is async), but was requested synchronously."
                 : "\(key) is built with await (it needs \(awaited), whose initializer, closure or provider is async), but was requested synchronously."
+        case .keptNotBuilt(let key, let scope, let awaited, let awaitedIsBuilt):
+            if awaited == key {
+                return "\(key) is \(article(scope)) \(scope) built with await (its initializer, closure or provider is async), and was requested synchronously before an awaited request built it."
+            }
+            let why = awaitedIsBuilt
+                ? "it needs \(awaited), which is built already, but a kept value that needs await is built by an awaited request only"
+                : "it needs \(awaited), whose initializer, closure or provider is async"
+            return "\(key) is \(article(scope)) \(scope) built with await (\(why)), and was requested synchronously before an awaited request built it."
         case .awaitedInScope(let key, let scope, let awaited):
             let why = awaited == key ? "" : " (it needs \(awaited))"
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
@@ -280,6 +288,9 @@ enum ProblemText {
         case .needsAwait(let key, _):
             let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
             return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
+        case .keptNotBuilt(let key, _, _, _):
+            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+            return "Build it once with await before requesting it synchronously: try await injector.instance(\(request)), or make it an eager singleton of an injector built with try await Injector.start(modules:); once built, a synchronous request reads it."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .offActor(let key, let actor):
