@@ -172,6 +172,13 @@ extension InjectionError.Problem {
         /// the key's type ``Injectable`` could fix it (a key with no name, of a type that is not
         /// `Injectable`, an `Optional`, a `Lazy` or a `Factory`).
         case missingBinding(key: AnyKey, consumer: Consumer?, nearMisses: [AnyKey], canConform: Bool)
+        /// Nothing in the injector provides `key`, which `consumer` needs (`nil` for a request):
+        /// it is a value each child of the template declared at `template` is made with.
+        case providedByTemplate(key: AnyKey, consumer: Consumer?, template: SourceLocation)
+        /// Nothing in the injector provides `key`, which `consumer` needs (`nil` for a request):
+        /// the modules of the template declared at `template` bind it, for that template's
+        /// children only.
+        case boundInTemplate(key: AnyKey, consumer: Consumer?, template: SourceLocation)
         /// `key` is bound with no target, and its type is not ``Injectable``; `canConform` is
         /// `true` when making it `Injectable` could fix that (it is not an `Optional`, a `Lazy`
         /// or a `Factory`).
@@ -326,7 +333,7 @@ extension InjectionError.Problem.Detail {
     /// ```
     public var kind: InjectionError.Kind {
         switch self {
-        case .missingBinding: .missingBinding
+        case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .reentered: .cyclicDependency
         case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
@@ -359,7 +366,8 @@ extension InjectionError.Problem.Detail {
     /// ```
     public var key: AnyKey? {
         switch self {
-        case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key, _), .reentered(let key, _),
+        case .missingBinding(let key, _, _, _), .providedByTemplate(let key, _, _), .boundInTemplate(let key, _, _),
+             .bindingWithoutTarget(let key, _), .reentered(let key, _),
              .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .scopedWithArguments(let key, _, _),
              .captiveDependency(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),

@@ -96,6 +96,12 @@ enum ProblemText {
             message += consumer.map { ", needed by \($0)." } ?? "."
             message += boundWithSameType(nearMisses)
             return message
+        case .providedByTemplate(let key, let consumer, let template):
+            let needed = consumer.map { ", needed by \($0)" } ?? ""
+            return "Nothing in this injector provides \(key)\(needed): each child of the template declared at \(template) is made with its own \(key)."
+        case .boundInTemplate(let key, let consumer, let template):
+            let needed = consumer.map { ", needed by \($0)" } ?? ""
+            return "Nothing in this injector provides \(key)\(needed): the modules of the template declared at \(template) bind it, for that template's children only."
         case .bindingWithoutTarget(let key, _):
             return "\(key) is bound without a target, and \(key.typeName) is not Injectable."
         case .cycle(let keys):
@@ -218,6 +224,13 @@ enum ProblemText {
             }
             if !nearMisses.isEmpty { fix += ", or ask for one of the keys that are bound" }
             return fix + "."
+        case .providedByTemplate(let key, let consumer?, let template):
+            let user = consumer.key
+            return "Build \(user) in the children of the template declared at \(template), which have \(key): request it from a child (template.child(…)), and keep it no longer than a child (unscoped, or bound in the template's modules); or, to keep one \(user) for all, make \(key) a dynamic argument of \(user) (Slot.dynamic) and inject Factory<\(user.typeName), \(key.typeName)> where the value is known."
+        case .providedByTemplate(let key, nil, let template):
+            return "Request \(key) from a child of the template declared at \(template): template.child(…).getInstance(\(key.typeName).self)."
+        case .boundInTemplate(let key, _, let template):
+            return "Request it from a child of the template declared at \(template), or bind \(key) in this injector's modules too."
         case .bindingWithoutTarget(let key, let canConform):
             let finish = "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self)"
             return canConform ? finish + ", or, if \(key.typeName) is a class or struct, make it conform to Injectable." : finish + "."

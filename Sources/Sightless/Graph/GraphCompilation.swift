@@ -15,6 +15,14 @@ final class GraphCompilation: Compilation {
     let composition: Composition
     /// The consumers of the contextual bindings this injector's own modules record.
     let ownConsumers: Set<AnyKey>
+    /// The child templates declared from this injector, which its errors name.
+    let templates = DeclaredTemplates()
+
+    /// The templates declared from this injector and from each of its parents, nearest first:
+    /// where a key missing here may be provided or bound.
+    var templatesInFamily: [DeclaredTemplates] {
+        [templates] + (parent?.compilation.templatesInFamily ?? [])
+    }
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -137,6 +145,7 @@ final class GraphCompilation: Compilation {
             compiler.recorded = recorded
             compiler.moduleKeyCount = merged.moduleKeyCount
             compiler.parent = parent
+            compiler.templates = parent?.compilation.templatesInFamily ?? []
             compiler.reserveCapacity(merged.bindings.count)
             for key in merged.order { compiler.addRoot(key) }
             // A contextual binding's consumer is compiled now, so that the binding is checked.
@@ -172,6 +181,7 @@ final class GraphCompilation: Compilation {
                                      existing: { key in lookup(key) ?? self.inherited(key, shared: shared) },
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         composition.configure(&compiler)
+        compiler.templates = templatesInFamily
         return compiler
     }
 
@@ -197,7 +207,7 @@ final class GraphCompilation: Compilation {
             }
             if root == nil {
                 throw InjectionError(MissingBindingRule.problem(
-                    for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
+                    for: key, neededBy: nil, path: [key], location: nil, bindings: bindings, templates: templatesInFamily))
             }
             if let error = InjectionError(problems: compiler.validate()) { throw error }
             let added = try compiler.link().nodes

@@ -30,6 +30,8 @@ struct GraphCompiler {
     var parent: GraphCompilation.Parent?
     /// How many keys the modules' bindings bind (`RuleInput.moduleKeyCount`).
     var moduleKeyCount: Int?
+    /// The templates declared in the injector's family (`RuleInput.templates`).
+    var templates: [DeclaredTemplates] = []
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -96,7 +98,7 @@ struct GraphCompiler {
     mutating func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
         decide()
         let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
-                              parent: parent, awaitsEagerValues: awaitsEagerValues)
+                              parent: parent, awaitsEagerValues: awaitsEagerValues, templates: templates)
         return Self.rules.flatMap { $0.check(input) }
     }
 

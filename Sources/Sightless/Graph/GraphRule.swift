@@ -30,6 +30,9 @@ struct RuleInput {
     var parent: GraphCompilation.Parent?
     /// `true` for an injector that awaits its eager values (`Injector.start`).
     var awaitsEagerValues = false
+    /// The child templates declared from the injector and from its parents, nearest first:
+    /// where a key the graph lacks may be provided or bound.
+    var templates: [DeclaredTemplates] = []
 }
 
 /// Everything the modules and overrides of one injector recorded, as one list in the order it
