@@ -4,7 +4,8 @@ import Testing
 // How a problem writes the names of types: short, unless two distinct types of one error would
 // read alike; then with their module and namespace.
 
-private protocol PackageStore {}
+private protocol PackageStore: Sendable {}
+private struct MemoryStore: PackageStore {}
 private enum PackageAPI {
     final class PackageController: Injectable {
         init(store: any PackageStore) {}
@@ -49,5 +50,17 @@ struct ProblemNameTests {
         let problem = InjectionError.Problem(.aliasTarget(key: api, target: web, actual: "PackageController"), path: [api, web])
         #expect(problem.pathDescription == "SightlessTests.PackageAPI.PackageController → SightlessTests.PackageWeb.PackageController")
         #expect(api.description == "PackageController")
+    }
+
+    @Test("a graph export writes two types that share a name with their module and namespace")
+    func exportQualifiesAlikeTypes() throws {
+        let injector = try Injector(modules: [Bindings { binder in
+            binder.bind((any PackageStore).self).to(instance: MemoryStore())
+            binder.bind(PackageAPI.PackageController.self)
+            binder.bind(PackageWeb.PackageController.self)
+        }])
+        let text = injector.exportGraph(as: .text)
+        #expect(text.contains("SightlessTests.PackageAPI.PackageController — "), "\(text)")
+        #expect(text.contains("SightlessTests.PackageWeb.PackageController — "), "\(text)")
     }
 }

@@ -75,6 +75,18 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
+    /// Runs `text` with the types of `keys` that would read alike (two distinct types written
+    /// the same way, `API.PackageController` and a web `PackageController`) written with their
+    /// module and namespace, as well as those already so written.
+    static func naming<Text>(_ keys: some Sequence<AnyKey>, _ text: () -> Text) -> Text {
+        var byName: [String: Set<ObjectIdentifier>] = [:]
+        for key in keys { byName[String(describing: key.type), default: []].insert(ObjectIdentifier(key.type)) }
+        var alike = qualified
+        for types in byName.values where types.count > 1 { alike.formUnion(types) }
+        guard alike != qualified else { return text() }
+        return $qualified.withValue(alike, operation: text)
+    }
+
     /// The type's name with its module and namespace, as `String(reflecting:)` writes it,
     /// without the `(unknown context at $…)` of a private declaration: `App.API.PackageController`.
     static func qualifiedName(of type: Any.Type) -> String {

@@ -37,12 +37,7 @@ enum ProblemText {
             keys += problem.path
             collectKeys(in: problem.detail, into: &keys)
         }
-        var byName: [String: Set<ObjectIdentifier>] = [:]
-        for key in keys { byName[String(describing: key.type), default: []].insert(ObjectIdentifier(key.type)) }
-        var alike = AnyKey.qualified
-        for types in byName.values where types.count > 1 { alike.formUnion(types) }
-        guard alike != AnyKey.qualified else { return text() }
-        return AnyKey.$qualified.withValue(alike, operation: text)
+        return AnyKey.naming(keys, text)
     }
 
     /// Every key a detail holds, wherever it holds it (a consumer, a slot, a candidate).

@@ -22,13 +22,19 @@ extension Injector {
     /// export does not depend on what has been requested so far; bind a type (`binder.bind(
     /// Screen.self)`) to draw it, or ask ``explain(_:)-(AnyKey)`` about it. Closure and provider
     /// bindings have no edges: what they resolve is only known when they run.
+    ///
+    /// Two distinct types of the graph that would read alike (an `API.PackageController` and a
+    /// web `PackageController`) are both written with their module and namespace.
     public func exportGraph(as format: GraphFormat) -> String {
-        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.composition.decorators ?? [:],
-                                     autoWired: graphCompilation?.composition.autoWired ?? [])
-        switch format {
-        case .dot: return DotExporter().export(exported)
-        case .mermaid: return MermaidExporter().export(exported)
-        case .text: return TextExporter().export(exported)
+        let graph = graphCompilation?.graph ?? BindingGraph()
+        return AnyKey.naming(graph.nodes.map(\.key)) {
+            let exported = ExportedGraph(graph, decorators: graphCompilation?.composition.decorators ?? [:],
+                                         autoWired: graphCompilation?.composition.autoWired ?? [])
+            switch format {
+            case .dot: return DotExporter().export(exported)
+            case .mermaid: return MermaidExporter().export(exported)
+            case .text: return TextExporter().export(exported)
+            }
         }
     }
 
