@@ -197,13 +197,14 @@ public final class Binder {
         configure(with: module)
     }
 
-    /// The module recording now, as its type is written: what names its contributions.
-    private(set) var recordingModule: String?
+    /// The type of the module recording now: what names its contributions (written only
+    /// when one is recorded).
+    private(set) var recordingModule: (any Module.Type)?
 
     /// Records `module`'s bindings, with `module` as the one recording them.
     func configure(with module: any Module) {
         let outer = recordingModule
-        recordingModule = String(describing: type(of: module))
+        recordingModule = type(of: module)
         module.configure(self)
         recordingModule = outer
     }

@@ -2,7 +2,7 @@
 /// an injector provides may be a value a template gives each of its children, or a key a
 /// template's modules bind, which serve only that template's children. Recorded when a
 /// template is declared, read only when a key is missing.
-final class DeclaredTemplates: Sendable {
+struct DeclaredTemplates: Sendable {
     /// One template: where it was declared, the keys its children are made with, and the keys
     /// its modules bind.
     struct Template: Sendable {

@@ -145,7 +145,6 @@ final class GraphCompilation: Compilation {
             compiler.recorded = recorded
             compiler.moduleKeyCount = merged.moduleKeyCount
             compiler.parent = parent
-            compiler.templates = parent?.compilation.templatesInFamily ?? []
             compiler.reserveCapacity(merged.bindings.count)
             for key in merged.order { compiler.addRoot(key) }
             // A contextual binding's consumer is compiled now, so that the binding is checked.
@@ -181,7 +180,7 @@ final class GraphCompilation: Compilation {
                                      existing: { key in lookup(key) ?? self.inherited(key, shared: shared) },
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         composition.configure(&compiler)
-        compiler.templates = templatesInFamily
+        compiler.family = self
         return compiler
     }
 

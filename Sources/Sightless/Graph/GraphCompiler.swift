@@ -30,8 +30,8 @@ struct GraphCompiler {
     var parent: GraphCompilation.Parent?
     /// How many keys the modules' bindings bind (`RuleInput.moduleKeyCount`).
     var moduleKeyCount: Int?
-    /// The templates declared in the injector's family (`RuleInput.templates`).
-    var templates: [DeclaredTemplates] = []
+    /// For a key compiled on its first request, the injector's compilation (`RuleInput.family`).
+    var family: GraphCompilation?
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -98,7 +98,7 @@ struct GraphCompiler {
     mutating func validate(awaitsEagerValues: Bool = false) -> [InjectionError.Problem] {
         decide()
         let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
-                              parent: parent, awaitsEagerValues: awaitsEagerValues, templates: templates)
+                              parent: parent, awaitsEagerValues: awaitsEagerValues, family: family)
         return Self.rules.flatMap { $0.check(input) }
     }
 

@@ -97,7 +97,7 @@ extension Binder {
         let index = nextContributionNumber(of: collection.erased)
         let entry = description ?? "\(index)"
         let location = SourceLocation(fileID: fileID, line: line)
-        let module = recordingModule.map { " by \($0)" } ?? ""
+        let module = recordingModule.map { " by \(String(describing: $0))" } ?? ""
         let name = AnyKey.contributionMark + "\(contributionPrefix)\(isRecordingOverrides ? "override " : "")"
             + "contribution \(index) to \(collection.erased.typeName)\(module) at \(location)"
         let element = Key<Element>(named: name)
