@@ -1,8 +1,10 @@
-/// Reports every distinct cycle of keys that need each other to be built, each once, as the
-/// shortest cycle through one of its keys: `A → B → C → A`. Each key of a set that needs each
-/// other lies on a cycle reported; the same cycle reached from another of its keys is not
-/// reported again. A cycle starts at a key an override module binds, when it goes through one
-/// (the override is what made it), and otherwise at the first key the graph reached.
+/// Reports the cycles of keys that need each other to be built, `A → B → C → A`: for each key
+/// on a cycle, in the order the graph reached them, the shortest cycle through it, unless a
+/// cycle reported already goes through it; each distinct cycle once, however many of its keys
+/// reach it. So every key that needs itself is on a reported cycle, two cycles that share a key
+/// are two problems, and a set of keys with a great many cycles gives at most one per key
+/// rather than all of them. A cycle starts at a key an override module binds, when it goes
+/// through one (the override is what made it), and otherwise at the first key the graph reached.
 /// Iterative throughout, so a graph of any depth is checked without exhausting the stack.
 struct CycleRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
