@@ -134,4 +134,10 @@ struct CycleRuleTests {
         #expect(cycleKeys([problem]) == [[link("b"), link("a"), link("b")]])
         #expect(problem.location == SourceLocation(fileID: #fileID, line: overrideLine))
     }
+
+    @Test("a cycle of types built just in time names the initializer of its first key as declared at")
+    func justInTimeCycleDeclaredAt() {
+        let problems = CycleRule().check(ruleGraph(roots: [Key<CycleOne>().erased]) { _ in })
+        #expect(problems.map(\.location) == [CycleOne.initializer.location])
+    }
 }

@@ -27,8 +27,10 @@ struct CycleRule: GraphRule {
                 let head = cycle.indices.first { overridden.contains(graph.nodes[cycle[$0]].key) } ?? first
                 let ordered = Array(cycle[head...] + cycle[..<head])
                 let path = (ordered + [ordered[0]]).map { graph.nodes[$0].key }
+                // A type built just in time is declared where its initializer is.
+                let recipe = graph.nodes[ordered[0]].recipe
                 problems.append(InjectionError.Problem(.cycle(path), path: path,
-                                                       location: graph.nodes[ordered[0]].recipe?.location))
+                                                       location: recipe?.location ?? recipe?.buildLocation))
             }
         }
         return problems
