@@ -16,6 +16,10 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     public let type: Any.Type
     /// The key's name, or `nil` for the bare type.
     ///
+    /// The key of a contribution to a collection has a name Sightless makes, which says the
+    /// collection, the module and the line, after an invisible separator (U+2063) that no name
+    /// written in source starts with; ``description`` writes it as a contribution.
+    ///
     /// ```swift
     /// print(AnyKey(Key<String>(named: "endpoint")).name ?? "none")   // endpoint
     /// ```
