@@ -17,8 +17,8 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's name, or `nil` for the bare type.
     ///
     /// The key of a contribution to a collection has a name Sightless makes, which says the
-    /// collection, the module and the line, after an invisible separator (U+2063) that no name
-    /// written in source starts with; ``description`` writes it as a contribution.
+    /// collection, the module and the line, after an invisible separator (U+2063), which a name
+    /// written by hand is unlikely to start with; ``description`` writes it as a contribution.
     ///
     /// ```swift
     /// print(AnyKey(Key<String>(named: "endpoint")).name ?? "none")   // endpoint
@@ -118,8 +118,8 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
         return "\(typeName)(named: \"\(name)\")"
     }
 
-    /// What starts the name of a contribution's own key (an invisible separator, which a
-    /// name a user writes does not start with), so that it is written as a contribution.
+    /// What starts the name of a contribution's own key (an invisible separator, which a name
+    /// written by hand is unlikely to start with), so that it is written as a contribution.
     static let contributionMark = "\u{2063}"
 
     /// Two keys are equal when their types and names are equal.
