@@ -63,4 +63,14 @@ struct ProblemNameTests {
         #expect(text.contains("SightlessTests.PackageAPI.PackageController — "), "\(text)")
         #expect(text.contains("SightlessTests.PackageWeb.PackageController — "), "\(text)")
     }
+
+    @Test("an explanation writes two types that share a name with their module and namespace")
+    func explanationQualifiesAlikeTypes() throws {
+        let injector = try Injector(modules: [Bindings { binder in
+            binder.bind((any PackageStore).self).to(instance: MemoryStore())
+        }])
+        let text = try injector.explain(PackageRouter.self)
+        #expect(text.contains("SightlessTests.PackageAPI.PackageController — "), "\(text)")
+        #expect(text.contains("SightlessTests.PackageWeb.PackageController — "), "\(text)")
+    }
 }

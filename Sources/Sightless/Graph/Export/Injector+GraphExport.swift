@@ -49,7 +49,8 @@ extension Injector {
     }
 
     /// What building a type takes, as an indented tree: its binding, then each argument and
-    /// property with the binding that fills it, down to the leaves.
+    /// property with the binding that fills it, down to the leaves. Two distinct types that
+    /// would read alike are written with their module and namespace, as in ``exportGraph(as:)``.
     ///
     /// ```swift
     /// print(try injector.explain(FeedScreen.self))
@@ -89,6 +90,14 @@ extension Injector {
     /// ```
     public func explain(_ key: AnyKey) throws(InjectionError) -> String {
         let graph = graphCompilation?.graph ?? BindingGraph()
+        let explained = AnyKey.naming(graph.nodes.map(\.key)) {
+            Result { () throws(InjectionError) -> String in try explanation(of: key, in: graph) }
+        }
+        return try explained.get()
+    }
+
+    /// The explanation of `key`, from the compiled `graph`, or from what it reaches beyond it.
+    private func explanation(of key: AnyKey, in graph: BindingGraph) throws(InjectionError) -> String {
         let decorators = graphCompilation?.composition.decorators ?? [:]
         let autoWired = graphCompilation?.composition.autoWired ?? []
         let base = ExportedGraph(graph, decorators: decorators, autoWired: autoWired)
@@ -106,12 +115,18 @@ extension Injector {
         compiler.contextual = graphCompilation?.composition.contextual ?? [:]
         guard compiler.addRoot(key) != nil else {
             throw InjectionError(MissingBindingRule.problem(
-                for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
+                for: key, neededBy: nil, path: [key], location: nil, bindings: bindings,
+                templates: graphCompilation?.templatesInFamily ?? []))
         }
-        let discovered = ExportedGraph(compiler.graph, decorators: decorators, autoWired: autoWired)
-        guard let root = discovered.index[key] else {
-            throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
-        }
-        return ExplainExporter().explain(root, in: discovered)
+        let discoveredGraph = compiler.graph
+        return try AnyKey.naming(discoveredGraph.nodes.map(\.key)) {
+            Result { () throws(InjectionError) -> String in
+                let discovered = ExportedGraph(discoveredGraph, decorators: decorators, autoWired: autoWired)
+                guard let root = discovered.index[key] else {
+                    throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
+                }
+                return ExplainExporter().explain(root, in: discovered)
+            }
+        }.get()
     }
 }
