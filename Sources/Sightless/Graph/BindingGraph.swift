@@ -125,9 +125,20 @@ struct BindingGraph: Sendable {
     /// graph reached first, so that a graph gives the same path every time.
     ///
     /// Found by a breadth-first search from every root at once, when a rule reports a problem
-    /// (each costs a pass over the graph, as discovery does).
+    /// (each costs a pass over the graph, as discovery does; a rule that may report many takes
+    /// `shortestPaths()` once instead).
     func path(to node: Int) -> [AnyKey] {
         guard !nodes[node].isRoot, nodes[node].parent != nil else { return [nodes[node].key] }
+        return shortestPaths(until: node).path(to: node)
+    }
+
+    /// The shortest path from a root to every node, found by one breadth-first search.
+    func shortestPaths() -> ShortestPaths {
+        shortestPaths(until: nil)
+    }
+
+    /// The shortest paths from the roots, searched until `target` is reached (`nil`: every node).
+    private func shortestPaths(until target: Int?) -> ShortestPaths {
         var previous = [Int](repeating: -1, count: nodes.count)
         var queue: [Int] = []
         for index in nodes.indices where nodes[index].isRoot || nodes[index].parent == nil {
@@ -139,24 +150,37 @@ struct BindingGraph: Sendable {
             let current = queue[head]
             head += 1
             for edge in nodes[current].edges {
-                guard let target = edge.target, previous[target] < 0 else { continue }
-                previous[target] = current
-                if target == node { break search }
-                queue.append(target)
+                guard let next = edge.target, previous[next] < 0 else { continue }
+                previous[next] = current
+                if next == target { break search }
+                queue.append(next)
             }
         }
-        guard previous[node] >= 0 else { return discoveryPath(to: node) }
-        var path = [nodes[node].key]
-        var current = node
-        while previous[current] != current {
-            current = previous[current]
-            path.append(nodes[current].key)
+        return ShortestPaths(graph: self, previous: previous)
+    }
+
+    /// The shortest path from a root to each node of a graph, as each node's predecessor on it.
+    struct ShortestPaths {
+        fileprivate let graph: BindingGraph
+        /// Each node's predecessor on its path; itself for a root, -1 for a node not reached.
+        fileprivate let previous: [Int]
+
+        /// The keys from the nearest root down to `node`; for a node no root reaches (none
+        /// in a graph discovered from its roots), the path of its discovery.
+        func path(to node: Int) -> [AnyKey] {
+            guard previous[node] >= 0 else { return graph.discoveryPath(to: node) }
+            var path = [graph.nodes[node].key]
+            var current = node
+            while previous[current] != current {
+                current = previous[current]
+                path.append(graph.nodes[current].key)
+            }
+            return path.reversed()
         }
-        return path.reversed()
     }
 
     /// The keys from the root that first needed `node` down to `node` itself.
-    private func discoveryPath(to node: Int) -> [AnyKey] {
+    fileprivate func discoveryPath(to node: Int) -> [AnyKey] {
         var path: [AnyKey] = []
         var current: Int? = node
         while let index = current {

@@ -6,6 +6,8 @@ struct MissingBindingRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph, bindings = input.bindings
         var problems: [InjectionError.Problem] = []
+        // Found with the first problem, for all of them: a graph may lack many keys.
+        var paths: BindingGraph.ShortestPaths?
         for index in graph.nodes.indices {
             let edges = graph.nodes[index].edges
             for edge in edges where edge.target == nil {
@@ -13,9 +15,11 @@ struct MissingBindingRule: GraphRule {
                 guard !dependency.isOptional else { continue }
                 let node = graph.nodes[index]
                 let missing = dependency.deferredKey ?? dependency.key
+                let found = paths ?? graph.shortestPaths()
+                paths = found
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),
-                    path: graph.path(to: index) + [missing], location: dependency.declaredAt,
+                    path: found.path(to: index) + [missing], location: dependency.declaredAt,
                     bindings: bindings, templates: input.templates))
             }
         }
