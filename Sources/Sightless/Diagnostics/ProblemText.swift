@@ -224,7 +224,9 @@ enum ProblemText {
             return "Build \(user) in the children of the template declared at \(template), which have \(key): request it from a child (template.child(…)), and keep it no longer than a child (unscoped, or bound in the template's modules); or, to keep one \(user) for all, make \(key) a dynamic argument of \(user) (Slot.dynamic) and inject Factory<\(user.typeName), \(key.typeName)> where the value is known."
         case .providedByTemplate(let key, nil, let template):
             return "Request \(key) from a child of the template declared at \(template): template.child(…).getInstance(\(key.typeName).self)."
-        case .boundInTemplate(let key, _, let template):
+        case .boundInTemplate(let key, let consumer?, let template):
+            return "Request \(consumer.key) from a child of the template declared at \(template), whose modules bind \(key), or bind \(key) in this injector's modules too."
+        case .boundInTemplate(let key, nil, let template):
             return "Request it from a child of the template declared at \(template), or bind \(key) in this injector's modules too."
         case .bindingWithoutTarget(let key, let canConform):
             let finish = "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self)"

@@ -11,6 +11,12 @@ private final class AccountService: Injectable {
 
 private final class ApiHandler: Sendable {}
 
+private final class ApiClient: Sendable {}
+private final class ClientHandler: Injectable {
+    init(client: ApiClient) {}
+    static let initializer = Initializer(ClientHandler.init(client:))
+}
+
 @Suite("Rule: missing binding, in a family with templates")
 struct MissingBindingTemplateTests {
     @Test("a singleton of the parent that needs a value a template provides names the template, with a fix for a per-child value")
@@ -72,5 +78,22 @@ struct MissingBindingTemplateTests {
         #expect(template == SourceLocation(fileID: #fileID, line: line))
         #expect(!problem.fix.contains("Injectable"), "\(problem.fix)")
         #expect(problem.fix.hasPrefix("Request it from a child of the template declared at \(#fileID):\(line)"), "\(problem.fix)")
+    }
+
+    @Test("a type built just in time that needs a key another template binds says to request the type from that template's child")
+    func dependencyBoundInAnotherTemplate() throws {
+        let app = try Injector(modules: [])
+        let line = #line + 1
+        _ = try app.childTemplate(providing: RequestUser.self) { $0.bind(ApiClient.self).to { _ in ApiClient() } }
+        let web = try app.childTemplate(providing: RequestUser.self) { _ in }
+        let child = try web.child(RequestUser(name: "ada"))
+        let error = try #require(#expect(throws: InjectionError.self) { _ = try child.getInstance(ClientHandler.self) })
+        let problem = try #require(error.problems.first)
+        guard case .boundInTemplate(let key, let consumer?, _) = problem.detail else {
+            Issue.record("expected boundInTemplate, got \(error)")
+            return
+        }
+        #expect(key == Key<ApiClient>().erased && consumer.key == Key<ClientHandler>().erased)
+        #expect(problem.fix == "Request ClientHandler from a child of the template declared at \(#fileID):\(line), whose modules bind ApiClient, or bind ApiClient in this injector's modules too.")
     }
 }
