@@ -92,7 +92,8 @@ private final class Four: Injectable {
 
 private func module(_ log: Log) -> Bindings { Bindings { $0.bind(Log.self).to(instance: log) } }
 
-@Suite("Specialized plans")
+// Serialized: three tests count the live tokens of one global counter.
+@Suite("Specialized plans", .serialized)
 struct SpecializedPlanTests {
     @Test("one-line initializers of Injectable types with up to six arguments take the fixed-arity form")
     func fixedArityChosen() {

@@ -68,7 +68,8 @@ extension Recipe {
             ready = { awaited.areReady }
         }
         let synchronous = synchronousPlan(key, build: build, awaited: awaited, leaves: leaves, isReadyChecked: ready != nil,
-                                          reason: reason, offActor: offActor)
+                                          reason: reason, offActor: offActor,
+                                          keptIn: scoping == .keepsOne ? scope.name : nil)
         // Built in a consumer's section from its leaves: a consumer that checks them first runs
         // the plan itself.
         var covered: Plan<Value>?
@@ -175,10 +176,15 @@ extension Recipe {
     @inline(__always)
     private static func synchronousPlan<Value>(
         _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies, leaves: [AwaitedLeaf],
-        isReadyChecked: Bool, reason: AnyKey, offActor: ActorIsolation?
+        isReadyChecked: Bool, reason: AnyKey, offActor: ActorIsolation?, keptIn scope: String?
     ) -> Plan<Value> {
         let notNow: @Sendable () -> InjectionError = {
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
+            // A kept value not stored yet: its one build is an awaited request's.
+            if let scope {
+                return InjectionError(.keptNotBuilt(key: key, scope: scope, awaited: reason,
+                                                    awaitedIsBuilt: reason != key && awaited.areReady), path: [key])
+            }
             return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
         }
         // Most often one singleton is all that must be stored: its storage is read in place.

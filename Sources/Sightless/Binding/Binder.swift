@@ -194,7 +194,19 @@ public final class Binder {
     /// }
     /// ```
     public func install(_ module: any Module) {
+        configure(with: module)
+    }
+
+    /// The type of the module recording now: what names its contributions (written only
+    /// when one is recorded).
+    private(set) var recordingModule: (any Module.Type)?
+
+    /// Records `module`'s bindings, with `module` as the one recording them.
+    func configure(with module: any Module) {
+        let outer = recordingModule
+        recordingModule = type(of: module)
         module.configure(self)
+        recordingModule = outer
     }
 
     /// Makes the binding at `index` the start of a binding of another key, still without a

@@ -16,6 +16,10 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     public let type: Any.Type
     /// The key's name, or `nil` for the bare type.
     ///
+    /// The key of a contribution to a collection has a name Sightless makes, which says the
+    /// collection, the module and the line, after an invisible separator (U+2063), which a name
+    /// written by hand is unlikely to start with; ``description`` writes it as a contribution.
+    ///
     /// ```swift
     /// print(AnyKey(Key<String>(named: "endpoint")).name ?? "none")   // endpoint
     /// ```
@@ -34,10 +38,18 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public var typeName: String { Self.name(of: type) }
 
+    /// The types an error writes with their module and namespace (`API.PackageController`),
+    /// because two distinct types of the same error would otherwise read alike; bound while
+    /// ``InjectionError`` writes its problems (`ProblemText.naming`), empty elsewhere.
+    @TaskLocal static var qualified: Set<ObjectIdentifier> = []
+
     /// The runtime writes the arguments of a variadic generic type as `Pack{…}`
-    /// (`Factory<Screen, Pack{String}>`); the name drops that wrapper, as source does.
+    /// (`Factory<Screen, Pack{String}>`); the name drops that wrapper, as source does. A type
+    /// of `qualified` is written in full, its module and namespace first.
     static func name(of type: Any.Type) -> String {
-        let written = String(describing: type)
+        let qualified = Self.qualified
+        let written = !qualified.isEmpty && qualified.contains(ObjectIdentifier(type))
+            ? qualifiedName(of: type) : String(describing: type)
         guard written.contains("Pack{") else { return written }
         var result = ""
         var closings: [Bool] = []   // per open brace: whether it belongs to a Pack wrapper
@@ -67,15 +79,48 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
+    /// Runs `text` with the types of `keys` that would read alike (two distinct types written
+    /// the same way, `API.PackageController` and a web `PackageController`) written with their
+    /// module and namespace, as well as those already so written.
+    static func naming<Text>(_ keys: some Sequence<AnyKey>, _ text: () -> Text) -> Text {
+        var byName: [String: Set<ObjectIdentifier>] = [:]
+        for key in keys { byName[String(describing: key.type), default: []].insert(ObjectIdentifier(key.type)) }
+        var alike = qualified
+        for types in byName.values where types.count > 1 { alike.formUnion(types) }
+        guard alike != qualified else { return text() }
+        return $qualified.withValue(alike, operation: text)
+    }
+
+    /// The type's name with its module and namespace, as `String(reflecting:)` writes it,
+    /// without the `(unknown context at $…)` of a private declaration: `App.API.PackageController`.
+    static func qualifiedName(of type: Any.Type) -> String {
+        var written = String(reflecting: type)
+        while let start = written.firstRange(of: "(unknown context at "),
+              let end = written[start.upperBound...].firstRange(of: ").") {
+            written.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        return written
+    }
+
     /// A readable form: `Api`, or `String(named: "endpoint")`.
     ///
     /// ```swift
     /// print(AnyKey(Key<Api>()))   // Api
     /// ```
+    ///
+    /// A contribution to a collection is written with the module and line that contributed
+    /// it: `HealthCheck (contribution 2 to Array<HealthCheck> by AppModule at App/AppModule.swift:12)`.
     public var description: String {
         guard let name else { return typeName }
+        if name.hasPrefix(Self.contributionMark) {
+            return "\(typeName) (\(name.dropFirst(Self.contributionMark.count)))"
+        }
         return "\(typeName)(named: \"\(name)\")"
     }
+
+    /// What starts the name of a contribution's own key (an invisible separator, which a name
+    /// written by hand is unlikely to start with), so that it is written as a contribution.
+    static let contributionMark = "\u{2063}"
 
     /// Two keys are equal when their types and names are equal.
     public static func == (lhs: AnyKey, rhs: AnyKey) -> Bool {

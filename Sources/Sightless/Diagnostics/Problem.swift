@@ -60,14 +60,14 @@ extension InjectionError {
         /// ```swift
         /// print(problem.message)   // Nothing provides Api, needed by FeedService (argument 1).
         /// ```
-        public var message: String { ProblemText.message(self) }
+        public var message: String { ProblemText.naming([self]) { ProblemText.message(self) } }
 
         /// What to change.
         ///
         /// ```swift
         /// print(problem.fix)   // Bind it in a module: binder.bind(Api.self).to(…).
         /// ```
-        public var fix: String { ProblemText.fix(self) }
+        public var fix: String { ProblemText.naming([self]) { ProblemText.fix(self) } }
 
         /// The path written with arrows: `Screen → FeedService → Api`.
         ///
@@ -79,7 +79,7 @@ extension InjectionError {
         /// requests it again and again, are written once with their count
         /// (`Screen → [Tree] × 1262`), and the middle of a long path without repeats is left out
         /// (`… 38 more …`). ``path`` holds every key.
-        public var pathDescription: String { ProblemText.path(path) }
+        public var pathDescription: String { ProblemText.naming([self]) { ProblemText.path(path) } }
 
         /// The problem in four lines: what, the path, where, and the fix.
         ///
@@ -172,6 +172,13 @@ extension InjectionError.Problem {
         /// the key's type ``Injectable`` could fix it (a key with no name, of a type that is not
         /// `Injectable`, an `Optional`, a `Lazy` or a `Factory`).
         case missingBinding(key: AnyKey, consumer: Consumer?, nearMisses: [AnyKey], canConform: Bool)
+        /// Nothing in the injector provides `key`, which `consumer` needs (`nil` for a request):
+        /// it is a value each child of the template declared at `template` is made with.
+        case providedByTemplate(key: AnyKey, consumer: Consumer?, template: SourceLocation)
+        /// Nothing in the injector provides `key`, which `consumer` needs (`nil` for a request):
+        /// the modules of the template declared at `template` bind it, for that template's
+        /// children only.
+        case boundInTemplate(key: AnyKey, consumer: Consumer?, template: SourceLocation)
         /// `key` is bound with no target, and its type is not ``Injectable``; `canConform` is
         /// `true` when making it `Injectable` could fix that (it is not an `Optional`, a `Lazy`
         /// or a `Factory`).
@@ -249,6 +256,11 @@ extension InjectionError.Problem {
         /// synchronously), but building it awaits `awaited`'s `async` initializer, closure or
         /// provider.
         case needsAwait(key: AnyKey, awaited: AnyKey)
+        /// `key`, kept in `scope` (a singleton, say) and built with `await` (because of
+        /// `awaited`), was requested synchronously before an awaited request built it: a kept
+        /// value that needs `await` is built by an awaited request only, even when what it
+        /// awaits is stored already (`awaitedIsBuilt`), and is read by any request once it is.
+        case keptNotBuilt(key: AnyKey, scope: String, awaited: AnyKey, awaitedIsBuilt: Bool)
         /// `key` is built with `await` (because of `awaited`) and kept in `scope`, which keeps
         /// only values built synchronously: an awaited value can be unscoped, a singleton or
         /// an eager singleton.
@@ -322,7 +334,7 @@ extension InjectionError.Problem.Detail {
     /// ```
     public var kind: InjectionError.Kind {
         switch self {
-        case .missingBinding: .missingBinding
+        case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .reentered: .cyclicDependency
         case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
@@ -339,7 +351,7 @@ extension InjectionError.Problem.Detail {
         case .injectorReleased: .injectorReleased
         case .injectorShutDown: .injectorShutDown
         case .closeFailed: .closeFailed
-        case .needsAwait: .needsAwait
+        case .needsAwait, .keptNotBuilt: .needsAwait
         case .offActor, .descriptorsOffActor: .offActor
         case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
         case .severalCandidates: .ambiguousBinding
@@ -354,13 +366,14 @@ extension InjectionError.Problem.Detail {
     /// ```
     public var key: AnyKey? {
         switch self {
-        case .missingBinding(let key, _, _, _), .bindingWithoutTarget(let key, _), .reentered(let key, _),
+        case .missingBinding(let key, _, _, _), .providedByTemplate(let key, _, _), .boundInTemplate(let key, _, _),
+             .bindingWithoutTarget(let key, _), .reentered(let key, _),
              .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .scopedWithArguments(let key, _, _),
              .captiveDependency(let key, _, _, _), .keptByEachChild(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _),
+             .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
              .awaitedInScope(let key, _, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),

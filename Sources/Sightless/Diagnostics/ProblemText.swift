@@ -5,22 +5,49 @@
 enum ProblemText {
     /// The problem in up to four lines: what, the path, where, and the fix.
     static func describe(_ problem: InjectionError.Problem) -> String {
-        var lines = ["\(problem.kind): \(message(problem))"]
-        if !problem.path.isEmpty { lines.append("  path: \(path(problem.path))") }
-        if let location = problem.location { lines.append("  declared at: \(location)") }
-        lines.append("  fix: \(fix(problem))")
-        return lines.joined(separator: "\n")
+        naming([problem]) {
+            var lines = ["\(problem.kind): \(message(problem))"]
+            if !problem.path.isEmpty { lines.append("  path: \(path(problem.path))") }
+            if let location = problem.location { lines.append("  declared at: \(location)") }
+            lines.append("  fix: \(fix(problem))")
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// Every problem of an error, numbered when there are several.
     static func describe(_ error: InjectionError) -> String {
         let problems = error.problems
         if problems.count == 1, let only = problems.first { return describe(only) }
-        let numbered = problems.enumerated().map { index, problem in
-            "\(index + 1). " + describe(problem).split(separator: "\n", omittingEmptySubsequences: false)
-                .joined(separator: "\n   ")
+        return naming(problems) {
+            let numbered = problems.enumerated().map { index, problem in
+                "\(index + 1). " + describe(problem).split(separator: "\n", omittingEmptySubsequences: false)
+                    .joined(separator: "\n   ")
+            }
+            return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
         }
-        return "The injector found \(problems.count) problems:\n" + numbered.joined(separator: "\n")
+    }
+
+    /// Writes `text` with the types of `problems` that would read alike (two distinct types
+    /// with one name, `API.PackageController` and a web `PackageController`) written with
+    /// their module and namespace, everywhere in it; within the problems of an error being
+    /// written, across all of them.
+    static func naming<Text>(_ problems: [InjectionError.Problem], _ text: () -> Text) -> Text {
+        var keys: [AnyKey] = []
+        for problem in problems {
+            keys += problem.path
+            collectKeys(in: problem.detail, into: &keys)
+        }
+        return AnyKey.naming(keys, text)
+    }
+
+    /// Every key a detail holds, wherever it holds it (a consumer, a slot, a candidate).
+    private static func collectKeys(in value: Any, into keys: inout [AnyKey]) {
+        if let key = value as? AnyKey {
+            keys.append(key)
+            return
+        }
+        if value is String { return }
+        for child in Mirror(reflecting: value).children { collectKeys(in: child.value, into: &keys) }
     }
 
     /// A path written with arrows; keys repeating at its end are written once, with their
@@ -69,6 +96,12 @@ enum ProblemText {
             message += consumer.map { ", needed by \($0)." } ?? "."
             message += boundWithSameType(nearMisses)
             return message
+        case .providedByTemplate(let key, let consumer, let template):
+            let needed = consumer.map { ", needed by \($0)" } ?? ""
+            return "Nothing in this injector provides \(key)\(needed): each child of the template declared at \(template) is made with its own \(key)."
+        case .boundInTemplate(let key, let consumer, let template):
+            let needed = consumer.map { ", needed by \($0)" } ?? ""
+            return "Nothing in this injector provides \(key)\(needed): the modules of the template declared at \(template) bind it, for that template's children only."
         case .bindingWithoutTarget(let key, _):
             return "\(key) is bound without a target, and \(key.typeName) is not Injectable."
         case .cycle(let keys):
@@ -147,6 +180,14 @@ enum ProblemText {
             return awaited == key
                 ? "\(key) is built with await (its initializer, closure or provider is async), but was requested synchronously."
                 : "\(key) is built with await (it needs \(awaited), whose initializer, closure or provider is async), but was requested synchronously."
+        case .keptNotBuilt(let key, let scope, let awaited, let awaitedIsBuilt):
+            if awaited == key {
+                return "\(key) is \(article(scope)) \(scope) built with await (its initializer, closure or provider is async), and was requested synchronously before an awaited request built it."
+            }
+            let why = awaitedIsBuilt
+                ? "it needs \(awaited), which is built already, but a kept value that needs await is built by an awaited request only"
+                : "it needs \(awaited), whose initializer, closure or provider is async"
+            return "\(key) is \(article(scope)) \(scope) built with await (\(why)), and was requested synchronously before an awaited request built it."
         case .awaitedInScope(let key, let scope, let awaited):
             let why = awaited == key ? "" : " (it needs \(awaited))"
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
@@ -183,6 +224,15 @@ enum ProblemText {
             }
             if !nearMisses.isEmpty { fix += ", or ask for one of the keys that are bound" }
             return fix + "."
+        case .providedByTemplate(let key, let consumer?, let template):
+            let user = consumer.key
+            return "Build \(user) in the children of the template declared at \(template), which have \(key): request it from a child (template.child(…)), and keep it no longer than a child (unscoped, or bound in the template's modules); or, to keep one \(user) for all, make \(key) a dynamic argument of \(user) (Slot.dynamic) and inject Factory<\(user.typeName), \(key.typeName)> where the value is known."
+        case .providedByTemplate(let key, nil, let template):
+            return "Request \(key) from a child of the template declared at \(template): template.child(…).getInstance(\(key.typeName).self)."
+        case .boundInTemplate(let key, let consumer?, let template):
+            return "Request \(consumer.key) from a child of the template declared at \(template), whose modules bind \(key), or bind \(key) in this injector's modules too."
+        case .boundInTemplate(let key, nil, let template):
+            return "Request it from a child of the template declared at \(template), or bind \(key) in this injector's modules too."
         case .bindingWithoutTarget(let key, let canConform):
             let finish = "Finish the binding with .to(instance:), .to { resolver in … }, .to(provider:) or .to(SomeType.self)"
             return canConform ? finish + ", or, if \(key.typeName) is a class or struct, make it conform to Injectable." : finish + "."
@@ -257,6 +307,9 @@ enum ProblemText {
         case .needsAwait(let key, _):
             let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
             return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
+        case .keptNotBuilt(let key, _, _, _):
+            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+            return "Build it once with await before requesting it synchronously: try await injector.instance(\(request)), or make it an eager singleton of an injector built with try await Injector.start(modules:); once built, a synchronous request reads it."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .offActor(let key, let actor):

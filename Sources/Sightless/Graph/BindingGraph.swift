@@ -11,6 +11,9 @@ struct BindingGraph: Sendable {
         var linkedDynamicDependencies: [Dependency] = []
         /// For a node compiled earlier, whether a parent injector compiled it.
         var fromParent = false
+        /// Whether the node is a root: a bound key, or a key requested, which a dependency path
+        /// may start from.
+        var isRoot = false
         /// For a node compiled earlier, the meaning its graph decided for it.
         var linkedMeaning = Meaning.plain
         var edges: [Edge] = []
@@ -51,6 +54,10 @@ struct BindingGraph: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         nodes.reserveCapacity(count)
         index.reserveCapacity(count)
+    }
+
+    mutating func markRoot(_ node: Int) {
+        nodes[node].isRoot = true
     }
 
     mutating func setLinkedMeaning(_ meaning: Meaning, of node: Int) {
@@ -112,8 +119,68 @@ struct BindingGraph: Sendable {
         nodes[node].dependencies[edge.dependencyIndex]
     }
 
-    /// The keys from the root that first needed `node` down to `node` itself.
+    /// The shortest dependency path from a root (a bound key, or a key requested) to `node`,
+    /// `node` last: the path that explains a problem of `node` in the fewest steps, starting
+    /// at the binding nearest to it. Among paths of one length, the one through the keys the
+    /// graph reached first, so that a graph gives the same path every time.
+    ///
+    /// Found by a breadth-first search from every root at once, when a rule reports a problem
+    /// (each costs a pass over the graph, as discovery does; a rule that may report many takes
+    /// `shortestPaths()` once instead).
     func path(to node: Int) -> [AnyKey] {
+        guard !nodes[node].isRoot, nodes[node].parent != nil else { return [nodes[node].key] }
+        return shortestPaths(until: node).path(to: node)
+    }
+
+    /// The shortest path from a root to every node, found by one breadth-first search.
+    func shortestPaths() -> ShortestPaths {
+        shortestPaths(until: nil)
+    }
+
+    /// The shortest paths from the roots, searched until `target` is reached (`nil`: every node).
+    private func shortestPaths(until target: Int?) -> ShortestPaths {
+        var previous = [Int](repeating: -1, count: nodes.count)
+        var queue: [Int] = []
+        for index in nodes.indices where nodes[index].isRoot || nodes[index].parent == nil {
+            previous[index] = index
+            queue.append(index)
+        }
+        var head = 0
+        search: while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for edge in nodes[current].edges {
+                guard let next = edge.target, previous[next] < 0 else { continue }
+                previous[next] = current
+                if next == target { break search }
+                queue.append(next)
+            }
+        }
+        return ShortestPaths(graph: self, previous: previous)
+    }
+
+    /// The shortest path from a root to each node of a graph, as each node's predecessor on it.
+    struct ShortestPaths {
+        fileprivate let graph: BindingGraph
+        /// Each node's predecessor on its path; itself for a root, -1 for a node not reached.
+        fileprivate let previous: [Int]
+
+        /// The keys from the nearest root down to `node`; for a node no root reaches (none
+        /// in a graph discovered from its roots), the path of its discovery.
+        func path(to node: Int) -> [AnyKey] {
+            guard previous[node] >= 0 else { return graph.discoveryPath(to: node) }
+            var path = [graph.nodes[node].key]
+            var current = node
+            while previous[current] != current {
+                current = previous[current]
+                path.append(graph.nodes[current].key)
+            }
+            return path.reversed()
+        }
+    }
+
+    /// The keys from the root that first needed `node` down to `node` itself.
+    fileprivate func discoveryPath(to node: Int) -> [AnyKey] {
         var path: [AnyKey] = []
         var current: Int? = node
         while let index = current {

@@ -15,6 +15,14 @@ final class GraphCompilation: Compilation {
     let composition: Composition
     /// The consumers of the contextual bindings this injector's own modules record.
     let ownConsumers: Set<AnyKey>
+    /// The child templates declared from this injector, which its errors name.
+    let templates = DeclaredTemplates()
+
+    /// The templates declared from this injector and from each of its parents, nearest first:
+    /// where a key missing here may be provided or bound.
+    var templatesInFamily: [DeclaredTemplates] {
+        [templates] + (parent?.compilation.templatesInFamily ?? [])
+    }
 
     /// A parent injector's compiled nodes, as a child sees them.
     struct Parent: Sendable {
@@ -105,9 +113,9 @@ final class GraphCompilation: Compilation {
     ) throws(InjectionError) -> (NodeTable, GraphCompilation) {
         let (moduleBinder, overrideBinder) = Composition.binders(parent: parent)
         provided(moduleBinder)
-        for module in modules { module.configure(moduleBinder) }
+        for module in modules { moduleBinder.configure(with: module) }
         recording(moduleBinder)
-        for module in overrides { module.configure(overrideBinder) }
+        for module in overrides { overrideBinder.configure(with: module) }
         recordingOverrides(overrideBinder)
 
         let recorded = RecordedElements(modules: moduleBinder, overrides: overrideBinder)
@@ -179,6 +187,7 @@ final class GraphCompilation: Compilation {
                                      inherited: { node in self.parent?.node(for: node.key) === node })
         composition.configure(&compiler)
         compiler.isChild = parent != nil
+        compiler.family = self
         return compiler
     }
 
@@ -204,7 +213,7 @@ final class GraphCompilation: Compilation {
             }
             if root == nil {
                 throw InjectionError(MissingBindingRule.problem(
-                    for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
+                    for: key, neededBy: nil, path: [key], location: nil, bindings: bindings, templates: templatesInFamily))
             }
             if let error = InjectionError(problems: compiler.validate()) { throw error }
             let added = try compiler.link().nodes

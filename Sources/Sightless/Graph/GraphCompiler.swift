@@ -33,6 +33,8 @@ struct GraphCompiler {
     var isChild = false
     /// How many keys the modules' bindings bind (`RuleInput.moduleKeyCount`).
     var moduleKeyCount: Int?
+    /// For a key compiled on its first request, the injector's compilation (`RuleInput.family`).
+    var family: GraphCompilation?
 
     /// - Parameters:
     ///   - bindings: the recorded bindings, one per key.
@@ -60,6 +62,7 @@ struct GraphCompiler {
     @discardableResult
     mutating func addRoot(_ key: AnyKey) -> Int? {
         let node = nodeOrWrapper(for: key, parent: nil, anyWrapper: true)
+        if let node { graph.markRoot(node) }
         discover()
         return node
     }
@@ -99,7 +102,7 @@ struct GraphCompiler {
         decide()
         let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
                               parent: parent, isChild: isChild || parent != nil,
-                              awaitsEagerValues: awaitsEagerValues)
+                              awaitsEagerValues: awaitsEagerValues, family: family)
         return Self.rules.flatMap { $0.check(input) }
     }
 

@@ -32,6 +32,14 @@ struct RuleInput {
     var isChild = false
     /// `true` for an injector that awaits its eager values (`Injector.start`).
     var awaitsEagerValues = false
+    /// For a key compiled on its first request, the compilation of the injector compiling it.
+    var family: GraphCompilation?
+
+    /// The child templates declared from the injector and from its parents, nearest first:
+    /// where a key the graph lacks may be provided or bound. Gathered when a rule asks.
+    var templates: [DeclaredTemplates] {
+        family?.templatesInFamily ?? parent?.compilation.templatesInFamily ?? []
+    }
 }
 
 /// Everything the modules and overrides of one injector recorded, as one list in the order it

@@ -145,6 +145,9 @@ extension Injector {
                 for (index, key) in provided.keys.enumerated() { key.record(binder, index, location) }
             },
             recording: recording, isTemplate: true)
+        let providedKeys = templateCompilation.bindings.values.filter { $0.source == .provided }.map(\.key)
+        compilation.templates.record(.init(location: location, provided: Set(providedKeys),
+                                           bound: Set(templateCompilation.bindings.keys).subtracting(providedKeys)))
         return ChildTemplate(parent: self, nodes: nodes, compilation: templateCompilation, layout: provided.layout.layout(as: provided.tuple))
     }
 

@@ -196,9 +196,9 @@ struct ContributionTests {
             binder.contribute(to: [Int].self).to(instance: 2)
         })
         let text = injector.exportGraph(as: .text)
-        #expect(text.contains("Int(named: \"Array<Int> #2\")"), "\(text)")
-        #expect(text.contains("Int(named: \"Set<Int> #1\")"), "\(text)")
-        #expect(!text.contains("#3"), "\(text)")
+        #expect(text.contains("Int (contribution 2 to Array<Int> by Bindings at "), "\(text)")
+        #expect(text.contains("Int (contribution 1 to Set<Int> by Bindings at "), "\(text)")
+        #expect(!text.contains("contribution 3"), "\(text)")
     }
 
     @Test("the graph export draws one edge per contribution")
@@ -207,6 +207,21 @@ struct ContributionTests {
             binder.contribute(to: [String: Int].self, key: "a").to(instance: 1)
         })
         let text = injector.exportGraph(as: .text)
-        #expect(text.contains("Dictionary<String, Int> — unscoped, collection\n  contribution \"a\" → Int(named: \"Dictionary<String, Int> #1\")"))
+        #expect(text.contains("Dictionary<String, Int> — unscoped, collection\n  contribution \"a\" → Int (contribution 1 to Dictionary<String, Int> by Bindings at "), "\(text)")
     }
+
+    @Test("a problem names a contribution by the module and the line that contributed it")
+    func contributionNamedByModuleAndLine() throws {
+        let line = #line + 1
+        let module = HealthModule { $0.contribute(to: [any HealthCheck].self).to(NeedsMissing.self) }
+        let error = try #require(#expect(throws: InjectionError.self) { _ = try Injector(module) })
+        let contribution = "HealthCheck (contribution 1 to Array<HealthCheck> by HealthModule at \(#fileID):\(line))"
+        #expect(error.problems.first?.pathDescription == "\(contribution) → NeedsMissing → Api", "\(error)")
+    }
+}
+
+private struct HealthModule: Module {
+    let body: @Sendable (Binder) -> Void
+    init(_ body: @escaping @Sendable (Binder) -> Void) { self.body = body }
+    func configure(_ binder: Binder) { body(binder) }
 }

@@ -42,6 +42,13 @@ private func links(_ needs: [(String, [String])]) -> (Binder) -> Void {
 
 private func link(_ name: String) -> AnyKey { Key<CycleLink>(named: name).erased }
 
+private func cycleKeys(_ problems: [InjectionError.Problem]) -> [[AnyKey]] {
+    problems.compactMap { problem in
+        guard case .cycle(let keys) = problem.detail else { return nil }
+        return keys
+    }
+}
+
 @Suite("Rule: cycle")
 struct CycleRuleTests {
     @Test("two types that need each other are one cycle, first key repeated at the end")
@@ -72,18 +79,13 @@ struct CycleRuleTests {
         #expect(CycleRule().check(ruleGraph(links(chain))).isEmpty)
     }
 
-    @Test("a cycle at the end of a long chain is reported once, as its shortest cycle")
+    @Test("the cycles at the end of a long chain are each reported once, as the shortest through their keys")
     func cycleBehindChain() {
-        // 0 ⇄ 1, and 2 → 1 → … a longer way round through 3: 1 → 3 → 0 is not the shortest.
+        // 0 ⇄ 1, and 1 → 3 → 0 a longer way round, behind a chain 999 → … → 4 → 3.
         let chain = [("0", ["1"]), ("1", ["0", "3"]), ("3", ["0"])]
             + (4..<1_000).map { (String($0), [String($0 - 1)]) }
         let problems = CycleRule().check(ruleGraph(links(chain)))
-        guard case .cycle(let keys)? = problems.first?.detail else {
-            Issue.record("expected a cycle, got \(problems)")
-            return
-        }
-        #expect(problems.count == 1)
-        #expect(keys == [link("0"), link("1"), link("0")])
+        #expect(cycleKeys(problems) == [[link("0"), link("1"), link("0")], [link("0"), link("1"), link("3"), link("0")]])
     }
 
     @Test("two separate cycles are two problems")
@@ -100,5 +102,42 @@ struct CycleRuleTests {
     @Test("a Lazy edge breaks a cycle")
     func lazyBreaksCycle() {
         #expect(CycleRule().check(ruleGraph { $0.bind(CycleLazyOne.self) }).isEmpty)
+    }
+
+    @Test("cycles that share a key are each reported once, from the first key each reaches")
+    func cyclesSharingAKey() {
+        let problems = CycleRule().check(ruleGraph(links([("a", ["b", "c"]), ("b", ["a"]), ("c", ["a"])])))
+        #expect(cycleKeys(problems) == [[link("a"), link("b"), link("a")], [link("a"), link("c"), link("a")]])
+    }
+
+    @Test("a cycle reached from each of its keys is reported once")
+    func cycleReachedFromEveryKey() {
+        let problems = CycleRule().check(ruleGraph(links([("a", ["b"]), ("b", ["c"]), ("c", ["a"]), ("d", ["b"])])))
+        #expect(cycleKeys(problems) == [[link("a"), link("b"), link("c"), link("a")]])
+    }
+
+    @Test("a cycle an override closes starts at the override and names its line")
+    func cycleClosedByOverride() throws {
+        let overrideLine = #line + 2
+        let overrides = Bindings { binder in
+            binder.bind(Key<CycleLink>(named: "b"))
+                .to(Initializer({ (_: CycleLink) in CycleLink() }, .named("a")))
+        }
+        let modules = Bindings { binder in
+            binder.bind(Key<CycleLink>(named: "a")).to(Initializer({ (_: CycleLink) in CycleLink() }, .named("b")))
+            binder.bind(Key<CycleLink>(named: "b")).to(Initializer { CycleLink() })
+        }
+        let error = #expect(throws: InjectionError.self) {
+            _ = try Injector(modules: [modules], overrides: [overrides])
+        }
+        let problem = try #require(error?.problems.first { $0.kind == .cyclicDependency })
+        #expect(cycleKeys([problem]) == [[link("b"), link("a"), link("b")]])
+        #expect(problem.location == SourceLocation(fileID: #fileID, line: overrideLine))
+    }
+
+    @Test("a cycle of types built just in time names the initializer of its first key as declared at")
+    func justInTimeCycleDeclaredAt() {
+        let problems = CycleRule().check(ruleGraph(roots: [Key<CycleOne>().erased]) { _ in })
+        #expect(problems.map(\.location) == [CycleOne.initializer.location])
     }
 }

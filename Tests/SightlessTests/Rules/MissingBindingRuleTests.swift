@@ -19,6 +19,25 @@ private final class MissingNamed: Injectable {
     static let initializer = Initializer(MissingNamed.init(port:), .named("port"))
 }
 
+private final class PathLink {}
+private protocol PathApi {}
+private final class PathLeaf: Injectable {
+    init(api: any PathApi) {}
+    static let initializer = Initializer(PathLeaf.init(api:))
+}
+private final class PathMiddle: Injectable {
+    init(leaf: PathLeaf) {}
+    static let initializer = Initializer(PathMiddle.init(leaf:))
+}
+private final class PathTop: Injectable {
+    init(middle: PathMiddle) {}
+    static let initializer = Initializer(PathTop.init(middle:))
+}
+private final class PathNear: Injectable {
+    init(leaf: PathLeaf) {}
+    static let initializer = Initializer(PathNear.init(leaf:))
+}
+
 @Suite("Rule: missing binding")
 struct MissingBindingRuleTests {
     @Test("a dependency nothing provides is reported with its consumer and path")
@@ -75,5 +94,27 @@ struct MissingBindingRuleTests {
             let problem = MissingBindingRule.problem(for: key, neededBy: nil, path: [key], location: nil, bindings: [:])
             #expect(!problem.fix.contains("Injectable"), "\(problem.fix)")
         }
+    }
+
+    @Test("the path of a missing binding starts at the binding that needs it, not at the first key that reached it")
+    func pathStartsAtTheBindingToChange() {
+        let graph = ruleGraph { binder in
+            for (name, needed) in [("a", "b"), ("b", "c"), ("c", "m"), ("m", "x")] {
+                binder.bind(Key<PathLink>(named: name))
+                    .to(Initializer({ (_: PathLink) in PathLink() }, .named(needed)))
+            }
+        }
+        let problems = MissingBindingRule().check(graph)
+        #expect(problems.map(\.path) == [[Key<PathLink>(named: "m").erased, Key<PathLink>(named: "x").erased]])
+    }
+
+    @Test("the path to a type built just in time is the shortest from any binding")
+    func shortestPathFromAnyBinding() {
+        let graph = ruleGraph { binder in
+            binder.bind(PathTop.self)
+            binder.bind(PathNear.self)
+        }
+        let problems = MissingBindingRule().check(graph)
+        #expect(problems.map(\.path) == [[Key<PathNear>().erased, Key<PathLeaf>().erased, Key<any PathApi>().erased]])
     }
 }

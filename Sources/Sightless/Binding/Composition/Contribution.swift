@@ -96,9 +96,11 @@ extension Binder {
     ) -> BindingBuilder<Element> {
         let index = nextContributionNumber(of: collection.erased)
         let entry = description ?? "\(index)"
-        let name = "\(collection.erased.typeName) \(contributionPrefix)\(isRecordingOverrides ? "override " : "")#\(index)"
-        let element = Key<Element>(named: name)
         let location = SourceLocation(fileID: fileID, line: line)
+        let module = recordingModule.map { " by \(String(describing: $0))" } ?? ""
+        let name = AnyKey.contributionMark + "\(contributionPrefix)\(isRecordingOverrides ? "override " : "")"
+            + "contribution \(index) to \(collection.erased.typeName)\(module) at \(location)"
+        let element = Key<Element>(named: name)
         record(.contribution(Contribution(
             collection: collection.erased, element: element.erased, mapKey: mapKey, mapKeyDescription: description.map { _ in entry },
             location: location, isOverride: isRecordingOverrides, gather: gather)))

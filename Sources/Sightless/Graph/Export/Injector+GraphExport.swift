@@ -22,13 +22,19 @@ extension Injector {
     /// export does not depend on what has been requested so far; bind a type (`binder.bind(
     /// Screen.self)`) to draw it, or ask ``explain(_:)-(AnyKey)`` about it. Closure and provider
     /// bindings have no edges: what they resolve is only known when they run.
+    ///
+    /// Two distinct types of the graph that would read alike (an `API.PackageController` and a
+    /// web `PackageController`) are both written with their module and namespace.
     public func exportGraph(as format: GraphFormat) -> String {
-        let exported = ExportedGraph(graphCompilation?.graph ?? BindingGraph(), decorators: graphCompilation?.composition.decorators ?? [:],
-                                     autoWired: graphCompilation?.composition.autoWired ?? [])
-        switch format {
-        case .dot: return DotExporter().export(exported)
-        case .mermaid: return MermaidExporter().export(exported)
-        case .text: return TextExporter().export(exported)
+        let graph = graphCompilation?.graph ?? BindingGraph()
+        return AnyKey.naming(graph.nodes.map(\.key)) {
+            let exported = ExportedGraph(graph, decorators: graphCompilation?.composition.decorators ?? [:],
+                                         autoWired: graphCompilation?.composition.autoWired ?? [])
+            switch format {
+            case .dot: return DotExporter().export(exported)
+            case .mermaid: return MermaidExporter().export(exported)
+            case .text: return TextExporter().export(exported)
+            }
         }
     }
 
@@ -43,7 +49,8 @@ extension Injector {
     }
 
     /// What building a type takes, as an indented tree: its binding, then each argument and
-    /// property with the binding that fills it, down to the leaves.
+    /// property with the binding that fills it, down to the leaves. Two distinct types that
+    /// would read alike are written with their module and namespace, as in ``exportGraph(as:)``.
     ///
     /// ```swift
     /// print(try injector.explain(FeedScreen.self))
@@ -83,6 +90,14 @@ extension Injector {
     /// ```
     public func explain(_ key: AnyKey) throws(InjectionError) -> String {
         let graph = graphCompilation?.graph ?? BindingGraph()
+        let explained = AnyKey.naming(graph.nodes.map(\.key)) {
+            Result { () throws(InjectionError) -> String in try explanation(of: key, in: graph) }
+        }
+        return try explained.get()
+    }
+
+    /// The explanation of `key`, from the compiled `graph`, or from what it reaches beyond it.
+    private func explanation(of key: AnyKey, in graph: BindingGraph) throws(InjectionError) -> String {
         let decorators = graphCompilation?.composition.decorators ?? [:]
         let autoWired = graphCompilation?.composition.autoWired ?? []
         let base = ExportedGraph(graph, decorators: decorators, autoWired: autoWired)
@@ -100,12 +115,18 @@ extension Injector {
         compiler.contextual = graphCompilation?.composition.contextual ?? [:]
         guard compiler.addRoot(key) != nil else {
             throw InjectionError(MissingBindingRule.problem(
-                for: key, neededBy: nil, path: [key], location: nil, bindings: bindings))
+                for: key, neededBy: nil, path: [key], location: nil, bindings: bindings,
+                templates: graphCompilation?.templatesInFamily ?? []))
         }
-        let discovered = ExportedGraph(compiler.graph, decorators: decorators, autoWired: autoWired)
-        guard let root = discovered.index[key] else {
-            throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
-        }
-        return ExplainExporter().explain(root, in: discovered)
+        let discoveredGraph = compiler.graph
+        return try AnyKey.naming(discoveredGraph.nodes.map(\.key)) {
+            Result { () throws(InjectionError) -> String in
+                let discovered = ExportedGraph(discoveredGraph, decorators: decorators, autoWired: autoWired)
+                guard let root = discovered.index[key] else {
+                    throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
+                }
+                return ExplainExporter().explain(root, in: discovered)
+            }
+        }.get()
     }
 }

@@ -1,17 +1,39 @@
-/// Reports every set of keys that need each other to be built, each as its shortest cycle:
-/// `A → B → C → A`. Iterative throughout, so a graph of any depth is checked without
-/// exhausting the stack.
+/// Reports the cycles of keys that need each other to be built, `A → B → C → A`: for each key
+/// on a cycle, in the order the graph reached them, the shortest cycle through it, unless a
+/// cycle reported already goes through it; each distinct cycle once, however many of its keys
+/// reach it. So every key that needs itself is on a reported cycle, two cycles that share a key
+/// are two problems, and a set of keys with a great many cycles gives at most one per key
+/// rather than all of them. A cycle starts at a key an override module binds, when it goes
+/// through one (the override is what made it), and otherwise at the first key the graph reached.
+/// Iterative throughout, so a graph of any depth is checked without exhausting the stack.
 struct CycleRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph
         let successors = DirectSuccessors(graph)
-        return Self.cycles(successors).compactMap { component in
-            guard let start = component.min() else { return nil }
+        let components = Self.cycles(successors)
+        guard !components.isEmpty else { return [] }
+        let overridden = Set(input.recorded.recipes(overrides: true).map(\.key))
+        var problems: [InjectionError.Problem] = []
+        for component in components {
             let members = Set(component)
-            guard let cycle = Self.shortestCycle(from: start, within: members, successors: successors) else { return nil }
-            let path = cycle.map { graph.nodes[$0].key } + [graph.nodes[start].key]
-            return InjectionError.Problem(.cycle(path), path: path, location: graph.nodes[start].recipe?.location)
+            var covered: Set<Int> = []
+            var reported: Set<[Int]> = []
+            for start in component.sorted() where !covered.contains(start) {
+                guard let cycle = Self.shortestCycle(from: start, within: members, successors: successors) else { continue }
+                covered.formUnion(cycle)
+                // The same cycle is the same list of nodes once rotated to its first node.
+                guard let first = cycle.indices.min(by: { cycle[$0] < cycle[$1] }),
+                      reported.insert(Array(cycle[first...] + cycle[..<first])).inserted else { continue }
+                let head = cycle.indices.first { overridden.contains(graph.nodes[cycle[$0]].key) } ?? first
+                let ordered = Array(cycle[head...] + cycle[..<head])
+                let path = (ordered + [ordered[0]]).map { graph.nodes[$0].key }
+                // A type built just in time is declared where its initializer is.
+                let recipe = graph.nodes[ordered[0]].recipe
+                problems.append(InjectionError.Problem(.cycle(path), path: path,
+                                                       location: recipe?.location ?? recipe?.buildLocation))
+            }
         }
+        return problems
     }
 
     /// The strongly connected components that hold a cycle (two or more nodes, or one node

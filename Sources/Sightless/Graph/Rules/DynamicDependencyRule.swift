@@ -20,9 +20,9 @@ struct DynamicDependencyRule: GraphRule {
                 guard isFactory || graph.hasDynamicDependencies(target) else { continue }
                 let dependency = dependencies[edge.dependencyIndex]
                 let dynamic = graph.dynamicDependencies(of: target)
-                // Only now, with a problem likely: a path costs the depth of the graph.
                 let targetKey = graph.nodes[target].key
-                let path = graph.path(to: index) + [targetKey]
+                // Only for a problem: a path costs a pass over the graph.
+                let path = { graph.path(to: index) + [targetKey] }
                 let slots = dynamic.map { InjectionError.Problem.Slot(role: $0.role, key: $0.key) }
                 let consumer = InjectionError.Problem.Consumer(key: graph.nodes[index].key, role: dependency.role)
 
@@ -32,13 +32,13 @@ struct DynamicDependencyRule: GraphRule {
                     problems.append(InjectionError.Problem(
                         .factoryArguments(factory: dependency.key, consumer: consumer, target: targetKey,
                                           passed: passed.map(AnyKey.name(of:)), slots: slots),
-                        path: path, location: dependency.declaredAt))
+                        path: path(), location: dependency.declaredAt))
                     continue
                 }
                 guard !dynamic.isEmpty else { continue }
                 problems.append(InjectionError.Problem(
                     .creationTimeArgumentsInjected(target: targetKey, consumer: consumer, slots: slots),
-                    path: path, location: dependency.declaredAt))
+                    path: path(), location: dependency.declaredAt))
             }
         }
         return problems

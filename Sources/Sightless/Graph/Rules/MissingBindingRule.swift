@@ -1,10 +1,13 @@
 /// Reports every dependency that nothing can fill: no binding, no node compiled before, and no
 /// ``Injectable`` type to build just in time. An optional dependency is never missing; it is
-/// `nil` instead.
+/// `nil` instead. A key that a child template declared in the family provides to its children,
+/// or that its modules bind, is reported with that template.
 struct MissingBindingRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph, bindings = input.bindings
         var problems: [InjectionError.Problem] = []
+        // Found with the first problem, for all of them: a graph may lack many keys.
+        var paths: BindingGraph.ShortestPaths?
         for index in graph.nodes.indices {
             let edges = graph.nodes[index].edges
             for edge in edges where edge.target == nil {
@@ -12,10 +15,12 @@ struct MissingBindingRule: GraphRule {
                 guard !dependency.isOptional else { continue }
                 let node = graph.nodes[index]
                 let missing = dependency.deferredKey ?? dependency.key
+                let found = paths ?? graph.shortestPaths()
+                paths = found
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),
-                    path: graph.path(to: index) + [missing], location: dependency.declaredAt,
-                    bindings: bindings))
+                    path: found.path(to: index) + [missing], location: dependency.declaredAt,
+                    bindings: bindings, templates: input.templates))
             }
         }
         return problems
@@ -24,8 +29,17 @@ struct MissingBindingRule: GraphRule {
     /// The problem for a key nothing provides, with the bindings it may have been meant to be.
     static func problem(
         for key: AnyKey, neededBy consumer: InjectionError.Problem.Consumer?, path: [AnyKey], location: SourceLocation?,
-        bindings: [AnyKey: Recipe]
+        bindings: [AnyKey: Recipe], templates: [DeclaredTemplates] = []
     ) -> InjectionError.Problem {
+        switch DeclaredTemplates.relation(to: key, in: templates) {
+        case .provides(let template)?:
+            return InjectionError.Problem(.providedByTemplate(key: key, consumer: consumer, template: template),
+                                          path: path, location: location)
+        case .binds(let template)?:
+            return InjectionError.Problem(.boundInTemplate(key: key, consumer: consumer, template: template),
+                                          path: path, location: location)
+        case nil: break
+        }
         let nearMisses = Self.nearMisses(of: key, among: bindings.keys)
         let canConform = key.name == nil && !(key.type is any Injectable.Type) && !(key.type is any MainActorInjectable.Type)
             && !(key.type is any OptionalDependency.Type) && !(key.type is any DeferredDependency.Type)
