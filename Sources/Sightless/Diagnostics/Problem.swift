@@ -249,6 +249,9 @@ extension InjectionError.Problem {
         /// only values built synchronously: an awaited value can be unscoped, a singleton or
         /// an eager singleton.
         case awaitedInScope(key: AnyKey, scope: String, awaited: AnyKey)
+        /// `key`'s binding closes its value at shutdown (`onShutdown`), but `scope` keeps no
+        /// value until then: there is nothing for the closer to close.
+        case closerNotKept(key: AnyKey, scope: String)
         /// `key`, isolated to `actor` (`MainActor`), was requested synchronously by code that
         /// does not run there.
         case offActor(key: AnyKey, actor: String)
@@ -327,7 +330,7 @@ extension InjectionError.Problem.Detail {
         case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments, .captiveDependency, .awaitedInScope: .scopeConflict
+        case .scopedWithArguments, .captiveDependency, .awaitedInScope, .closerNotKept: .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -361,7 +364,7 @@ extension InjectionError.Problem.Detail {
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _),
-             .awaitedInScope(let key, _, _), .overrideReplacesNothing(let key, _, _),
+             .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _), .capturesIsolated(let key, _, _, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):
