@@ -185,8 +185,9 @@ extension InstanceStorage {
     }
 
     /// The error of a build that ended after the injector keeping its instance was shut down:
-    /// close) threw: by its binding's `closer` when it has one that does not await, else by its
-    /// own `close()`.
+    /// `injectorShutDown`, and `closeFailed` if closing the instance (which no one else will
+    /// close) threw: closed by its binding's `closer` when it has one (one that awaits is left
+    /// to `awaitedBuiltAfterShutDown`, as an ``AsyncClosable`` is), else by its own `close()`.
     static func builtAfterShutDown<Value>(_ value: Value, key: AnyKey, closer: ValueCloser?) -> InjectionError {
         do {
             if let closer {
