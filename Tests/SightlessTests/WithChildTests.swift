@@ -217,4 +217,33 @@ struct WithChildTests {
         }
         #expect(log.all == ["report"])
     }
+
+    @Test("dropping a template's child releases its session without closing it")
+    func droppingClosesNothing() throws {
+        let log = ScopeLog()
+        let requests = try requests(log)
+        weak var released: RequestSession?
+        do {
+            let child = try requests.child(Visitor(name: "ada"))
+            released = try child.getInstance(RequestSession.self)
+        }
+        #expect(released == nil)
+        #expect(log.all.isEmpty)
+    }
+
+    @Test("made, used, shut down by its scope and dropped: the child's session is closed, then released")
+    func scopedChildOverTime() throws {
+        let log = ScopeLog()
+        let requests = try requests(log)
+        weak var released: RequestSession?
+        try requests.withChild(Visitor(name: "ada")) { child in
+            released = try child.getInstance(RequestSession.self)
+            #expect(log.all.isEmpty)
+        }
+        #expect(log.all == ["session ada"])
+        #expect(released == nil)
+        // The template goes on making children.
+        try requests.withChild(Visitor(name: "grace")) { child in _ = try child.getInstance(RequestSession.self) }
+        #expect(log.all == ["session ada", "session grace"])
+    }
 }
