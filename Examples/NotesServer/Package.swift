@@ -9,7 +9,8 @@ let sightless = URL(fileURLWithPath: #filePath)
 
 // A notes server on Hummingbird 2, wired by Sightless: the app's graph is validated when the
 // server starts, each request gets a child injector made from a template, the store is opened
-// asynchronously and closed when the server stops.
+// asynchronously and closed when the server stops: the injector is a service of the server's
+// swift-service-lifecycle group, shut down after the application on graceful shutdown.
 let package = Package(
     name: "NotesServer",
     platforms: [.macOS(.v15)],
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "NotesServer", dependencies: [
@@ -28,12 +30,14 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "notes-server", dependencies: ["NotesServer"]),
         .testTarget(name: "NotesServerTests", dependencies: [
             "NotesServer",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,7 +33,8 @@ extension Recipe {
         // Nearly every node: linked with a small frame, since a key compiled on its first
         // request may be linked deep in a request's stack.
         if case .synchronous(let plan) = build, linker.awaitedDependencies.isEmpty {
-            return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)), signature: linker.dynamicSignature)
+            return Node<Value>(linker.closing(scope.scope(Provision(key: key, plan: plan, storage: nil))),
+                               signature: linker.dynamicSignature)
         }
         return try awaitingNode(key, linker, scope, build: build, handsOutResolver: handsOutResolver)
     }
@@ -50,7 +51,7 @@ extension Recipe {
         let awaited = AwaitedDependencies(nodes: linker.awaitedDependencies,
                                           observing: linker.observers == nil ? nil : key)
         if case .synchronous(let plan) = build, awaited.nodes.isEmpty {
-            return Node<Value>(scope.scope(Provision(key: key, plan: plan, storage: nil)),
+            return Node<Value>(linker.closing(scope.scope(Provision(key: key, plan: plan, storage: nil))),
                                signature: linker.dynamicSignature)
         }
         let (reason, offActor) = awaitedReason(key, build: build, awaited: awaited)
@@ -230,6 +231,7 @@ extension Recipe {
         recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
     ) -> AnyNode {
         let storage = InstanceStorage(key)
+        storage.closer = linker.closer
         let owner = linker.owner
         let stored: Plan<Value> = { resolution in
             if let value = storage.existing(as: Value.self) { return value }
@@ -259,8 +261,10 @@ extension Recipe {
         // the slot, or another node's could take its address.
         let scopeSlot = ScopeSlot()
         let owner = linker.owner
+        let closer = linker.closer
         let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
-            try injector.templateChild(of: owner, building: key).storage(for: ObjectIdentifier(scopeSlot), key: key)
+            try injector.templateChild(of: owner, building: key)
+                .storage(for: ObjectIdentifier(scopeSlot), key: key, closer: closer)
         }
         let stored: Plan<Value> = { resolution in
             if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
@@ -270,7 +274,8 @@ extension Recipe {
             try AwaitedReentry.check(key, through: .singleton)
             let child = try request.injector.templateChild(of: owner, building: key)
             let dependency = request.withoutArguments.kept(by: child, weakly: true)
-            return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key).awaitInstance(request.injector.builds) {
+            return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key, closer: closer)
+                .awaitInstance(request.injector.builds) {
                 Transfer(try await recorded(dependency))
             }
         }

@@ -234,4 +234,10 @@ public final class Binder {
         recipe.scope = scope
         entries[index] = .recipe(recipe)
     }
+
+    func setCloser(_ closer: ValueCloser, at index: Int) {
+        guard var recipe = entries[index].recipe else { return }
+        recipe.closer = closer
+        entries[index] = .recipe(recipe)
+    }
 }

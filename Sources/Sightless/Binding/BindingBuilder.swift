@@ -114,8 +114,10 @@ public struct BindingBuilder<Value> {
     /// ```swift
     /// binder.bind(Logger.self).in(.singleton)
     /// ```
-    public func `in`(_ scope: Scope) {
+    @discardableResult
+    public func `in`(_ scope: Scope) -> ShutdownBindingBuilder<Value> {
         binder.setScope(scope, at: index)
+        return ShutdownBindingBuilder(binder: binder, index: index)
     }
 
     var scoped: ScopedBindingBuilder<Value> {
@@ -138,7 +140,65 @@ public struct ScopedBindingBuilder<Value> {
     /// ```swift
     /// binder.bind(Api.self).to(HttpApi.self).in(.singleton)
     /// ```
-    public func `in`(_ scope: Scope) {
+    @discardableResult
+    public func `in`(_ scope: Scope) -> ShutdownBindingBuilder<Value> {
         binder.setScope(scope, at: index)
+        return ShutdownBindingBuilder(binder: binder, index: index)
+    }
+}
+
+/// Says how the injector's shutdown closes the value a scoped binding kept: the way to close
+/// another library's value (a client, a server, an event loop group) without making its type
+/// ``Closable``.
+///
+/// ```swift
+/// binder.bind(HTTPClient.self).to { _ in HTTPClient() }.in(.singleton).onShutdown { client in
+///     try client.syncShutdown()
+/// }
+/// ```
+///
+/// The closer is called once per value the scope kept, with that value, when the injector that
+/// keeps it shuts down: a singleton's when the injector does, a template's singleton's when
+/// each child does. It takes the place of ``Closable``'s `close()`, in the same order: the
+/// values an injector kept are closed newest first, whether a closer or their own `close()`
+/// closes them, and a closer's error is reported like a `close()`'s, as
+/// ``InjectionError/Kind/closeFailed``, without stopping the others.
+///
+/// Only a scope that keeps its value until shutdown (``Scope/singleton``,
+/// ``Scope/eagerSingleton``, or a scope of your own that keeps one per injector) has a value to
+/// close: a closer on a binding in another scope (``Scope/unscoped``, ``Scope/weak``,
+/// ``Scope/perRequest``) is reported when the injector is built, as
+/// ``InjectionError/Kind/scopeConflict``.
+public struct ShutdownBindingBuilder<Value> {
+    let binder: Binder
+    let index: Int
+
+    /// Closes the kept value with `close` when the injector that keeps it shuts down, in
+    /// place of its own `close()`.
+    ///
+    /// ```swift
+    /// binder.bind(HTTPClient.self).to { _ in HTTPClient() }.in(.singleton).onShutdown { client in
+    ///     try client.syncShutdown()
+    /// }
+    /// ```
+    ///
+    /// Both ``Injector/shutDown()`` and ``Injector/awaitShutDown()`` call it.
+    public func onShutdown(_ close: @escaping @Sendable (Value) throws -> Void) {
+        binder.setCloser(ValueCloser(close), at: index)
+    }
+
+    /// Closes the kept value with `close`, which awaits, when the injector that keeps it shuts
+    /// down with ``Injector/awaitShutDown()``, in place of its own `close()`.
+    ///
+    /// ```swift
+    /// binder.bind(HTTPClient.self).to { _ in HTTPClient() }.in(.singleton).onShutdown { client async throws in
+    ///     try await client.shutdown()
+    /// }
+    /// ```
+    ///
+    /// ``Injector/shutDown()``, which cannot await, leaves the value open, as it leaves an
+    /// ``AsyncClosable`` value.
+    public func onShutdown(_ close: @escaping @Sendable (Value) async throws -> Void) {
+        binder.setCloser(ValueCloser(awaiting: close), at: index)
     }
 }

@@ -84,6 +84,12 @@ struct Recipe: Sendable {
         get { storage.isolation }
         set { storage = storage.with(isolation: newValue) }
     }
+    /// How an injector's shutdown closes the value the binding's scope kept, when the binding
+    /// says (`onShutdown`); `nil` for a value closed by its own `close()`, if any.
+    var closer: ValueCloser? {
+        get { storage.closer }
+        set { if let newValue { storage = storage.with(closer: newValue) } }
+    }
     /// Whether the recipe has dynamic (creation-time) arguments; known when it is made, so the
     /// rules need not filter its dependencies for every edge that reaches it.
     var hasDynamicDependencies: Bool { storage.hasDynamicDependencies }
@@ -159,6 +165,17 @@ protocol LinkingNode {
     /// build, so that the plans of those dependencies need not check their leaves again
     /// (`Node.coveredPlan`).
     var guardsAwaited: Bool { get nonmutating set }
+    /// How the binding closes the value its scope keeps, if it says (`onShutdown`).
+    var closer: ValueCloser? { get }
+}
+
+extension LinkingNode {
+    /// `provision`, a scope's, with the binding's closer linked into the storage keeping its
+    /// value, if any: the scope stage of the one pipeline, for every binding kind.
+    func closing<Value>(_ provision: Provision<Value>) -> Provision<Value> {
+        if let closer, let storage = provision.storage { storage.closer = closer }
+        return provision
+    }
 }
 
 // MARK: - The kinds of recipe

@@ -15,12 +15,13 @@ final class RecipeStorage: Sendable {
     let isAsync: Bool
     let isolation: ActorIsolation?
     let hasDynamicDependencies: Bool
+    let closer: ValueCloser?
 
     init(
         key: AnyKey, source: Recipe.Source, scope: Scope, location: SourceLocation?, buildLocation: SourceLocation?,
         dependencies: [Dependency], problems: [InjectionError.Problem], concreteType: Any.Type?,
         makeNode: @escaping @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode, isAsync: Bool,
-        isolation: ActorIsolation? = nil
+        isolation: ActorIsolation? = nil, closer: ValueCloser? = nil
     ) {
         self.key = key
         self.source = source
@@ -33,24 +34,27 @@ final class RecipeStorage: Sendable {
         self.makeNode = makeNode
         self.isAsync = isAsync
         self.isolation = isolation
+        self.closer = closer
         self.hasDynamicDependencies = dependencies.contains(where: \.isDynamic)
     }
 
     private func copy(
         source: Recipe.Source? = nil, scope: Scope? = nil,
         makeNode: (@Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode)? = nil, isAsync: Bool? = nil,
-        isolation: ActorIsolation?? = nil
+        isolation: ActorIsolation?? = nil, closer: ValueCloser? = nil
     ) -> RecipeStorage {
         RecipeStorage(
             key: key, source: source ?? self.source, scope: scope ?? self.scope, location: location,
             buildLocation: buildLocation, dependencies: dependencies, problems: problems, concreteType: concreteType,
-            makeNode: makeNode ?? self.makeNode, isAsync: isAsync ?? self.isAsync, isolation: isolation ?? self.isolation)
+            makeNode: makeNode ?? self.makeNode, isAsync: isAsync ?? self.isAsync, isolation: isolation ?? self.isolation,
+            closer: closer ?? self.closer)
     }
 
     func with(source: Recipe.Source) -> RecipeStorage { copy(source: source) }
     func with(scope: Scope) -> RecipeStorage { copy(scope: scope) }
     func with(isAsync: Bool) -> RecipeStorage { copy(isAsync: isAsync) }
     func with(isolation: ActorIsolation?) -> RecipeStorage { copy(isolation: .some(isolation)) }
+    func with(closer: ValueCloser) -> RecipeStorage { copy(closer: closer) }
     func with(makeNode: @escaping @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode) -> RecipeStorage {
         copy(makeNode: makeNode)
     }

@@ -265,6 +265,9 @@ extension InjectionError.Problem {
         /// only values built synchronously: an awaited value can be unscoped, a singleton or
         /// an eager singleton.
         case awaitedInScope(key: AnyKey, scope: String, awaited: AnyKey)
+        /// `key`'s binding closes its value at shutdown (`onShutdown`), but `scope` keeps no
+        /// value until then: there is nothing for the closer to close.
+        case closerNotKept(key: AnyKey, scope: String)
         /// `key`, isolated to `actor` (`MainActor`), was requested synchronously by code that
         /// does not run there.
         case offActor(key: AnyKey, actor: String)
@@ -340,7 +343,7 @@ extension InjectionError.Problem.Detail {
         case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope: .scopeConflict
+        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope, .closerNotKept: .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -374,7 +377,7 @@ extension InjectionError.Problem.Detail {
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
-             .awaitedInScope(let key, _, _), .overrideReplacesNothing(let key, _, _),
+             .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):

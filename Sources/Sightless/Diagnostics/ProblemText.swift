@@ -191,6 +191,8 @@ enum ProblemText {
         case .awaitedInScope(let key, let scope, let awaited):
             let why = awaited == key ? "" : " (it needs \(awaited))"
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
+        case .closerNotKept(let key, let scope):
+            return "\(key) is closed at shutdown by its binding's onShutdown, but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown."
         case .offActor(let key, let actor):
             return "\(key) is isolated to \(actor) and was requested synchronously by code that does not run on \(actor)."
         case .descriptorsOffActor(let key, let actor):
@@ -312,6 +314,8 @@ enum ProblemText {
             return "Build it once with await before requesting it synchronously: try await injector.instance(\(request)), or make it an eager singleton of an injector built with try await Injector.start(modules:); once built, a synchronous request reads it."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
+        case .closerNotKept:
+            return "Keep it until shutdown with .in(.singleton).onShutdown { … } (or .eagerSingleton), or remove the onShutdown and close it where it is used."
         case .offActor(let key, let actor):
             return "Request it from code isolated to \(actor), or await it: try await injector.instance(\(requestExpression(key))), which builds it on \(actor)."
         case .descriptorsOffActor(_, let actor):

@@ -32,7 +32,7 @@ extension InstanceStorage {
                         self.awaitedBuild = nil
                     }
                     // Built after the injector was shut down: handed to no one, closed here.
-                    if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key) }
+                    if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key, closer: self.closer) }
                 } catch {
                     coordinator.withLock { self.awaitedBuild = nil }
                     throw error
@@ -74,8 +74,23 @@ private enum AwaitedClaim {
 extension InstanceStorage {
     /// `builtAfterShutDown(_:key:)` for an instance built with `await`, which may close with
     /// `await` too.
-    static func awaitedBuiltAfterShutDown<Value>(_ value: Transfer<Value>, key: AnyKey) async -> InjectionError {
-        guard let closable = value.value as? any AsyncClosable else { return builtAfterShutDown(value.value, key: key) }
+    static func awaitedBuiltAfterShutDown<Value>(
+        _ value: Transfer<Value>, key: AnyKey, closer: ValueCloser?
+    ) async -> InjectionError {
+        if let closer {
+            guard case .awaited(let close) = closer.bound(to: value.value)?.close else {
+                return builtAfterShutDown(value.value, key: key, closer: closer)
+            }
+            do {
+                try await close()
+                return shutDownError(key, closing: nil)
+            } catch {
+                return shutDownError(key, closing: error)
+            }
+        }
+        guard let closable = value.value as? any AsyncClosable else {
+            return builtAfterShutDown(value.value, key: key, closer: nil)
+        }
         do {
             try await closable.close()
             return shutDownError(key, closing: nil)

@@ -37,6 +37,11 @@ public final class InstanceStorage {
     private var closable: (any Closable)?
     /// The instance, when it is ``AsyncClosable``; written under the coordinator's lock.
     private var asyncClosable: (any AsyncClosable)?
+    /// How the binding closes the instance (`onShutdown`), in place of its own `close()`; set
+    /// when the binding is linked, before any request can reach the storage.
+    var closer: ValueCloser?
+    /// `closer` bound to the instance; written under the coordinator's lock.
+    private var bound: BoundCloser?
 
     /// `true` once the injector that keeps the instance is shut down: an instance built after
     /// that is not stored, and its builder closes it. Guarded by the injector's
@@ -121,7 +126,7 @@ public final class InstanceStorage {
             var kept = false
             coordinator.finish(self) { kept = store(value) }
             // Built after the injector was shut down: handed to no one, closed here.
-            guard kept else { throw Self.builtAfterShutDown(value, key: key) }
+            guard kept else { throw Self.builtAfterShutDown(value, key: key, closer: closer) }
             return value
         }
         guard let value = existing(as: Value.self) else { throw missing(in: coordinator) }
@@ -139,24 +144,31 @@ extension InstanceStorage {
         // A value of another type is not kept (the cell refuses it): the request that reads the
         // instance back reports the defect (`missing(in:)`).
         guard valueType == ObjectIdentifier(Value.self) else { return true }
-        closable = value as? any Closable
-        asyncClosable = value as? any AsyncClosable
+        if let closer {
+            bound = closer.bound(to: value)
+        } else {
+            closable = value as? any Closable
+            asyncClosable = value as? any AsyncClosable
+        }
         stored.store(value)
         return true
     }
 
     /// Seals and retires `storages` under the coordinator's lock, for a shutdown: an instance
     /// stored before is no longer found by any request and is returned, to be closed by the
-    /// shutdown if it is ``Closable`` or ``AsyncClosable``; one built after is closed by its
-    /// builder, and a build not begun yet is refused.
+    /// shutdown if it is ``Closable`` or ``AsyncClosable`` or its binding closes it; one built
+    /// after is closed by its builder, and a build not begun yet is refused.
     static func retire(_ storages: [InstanceStorage], in coordinator: BuildCoordinator) -> [ClosingValue] {
         coordinator.withLock {
             var closing: [ClosingValue] = []
             for storage in storages {
                 storage.sealed = true
                 guard storage.stored.retire() else { continue }
-                if let value: AnyObject = storage.asyncClosable ?? storage.closable {
-                    closing.append(ClosingValue(key: storage.key, value: value, creation: storage.creation))
+                if let bound = storage.bound {
+                    closing.append(ClosingValue(key: storage.key, object: bound.object, closer: bound.close,
+                                                creation: storage.creation))
+                } else if let value: AnyObject = storage.asyncClosable ?? storage.closable {
+                    closing.append(ClosingValue(key: storage.key, object: value, closer: nil, creation: storage.creation))
                 }
             }
             return closing
@@ -174,10 +186,15 @@ extension InstanceStorage {
 
     /// The error of a build that ended after the injector keeping its instance was shut down:
     /// `injectorShutDown`, and `closeFailed` if closing the instance (which no one else will
-    /// close) threw.
-    static func builtAfterShutDown<Value>(_ value: Value, key: AnyKey) -> InjectionError {
+    /// close) threw: closed by its binding's `closer` when it has one (one that awaits is left
+    /// to `awaitedBuiltAfterShutDown`, as an ``AsyncClosable`` is), else by its own `close()`.
+    static func builtAfterShutDown<Value>(_ value: Value, key: AnyKey, closer: ValueCloser?) -> InjectionError {
         do {
-            try (value as? any Closable)?.close()
+            if let closer {
+                if case .synchronous(let close) = closer.bound(to: value)?.close { try close() }
+            } else {
+                try (value as? any Closable)?.close()
+            }
             return shutDownError(key, closing: nil)
         } catch {
             return shutDownError(key, closing: error)

@@ -146,9 +146,9 @@ struct GraphCompiler {
                 guard let recipe = graph.nodes[node].recipe else { continue }
                 let meaning = meanings[node]
                 let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner,
-                                    meaning: meaning)
+                                    meaning: meaning, closer: recipe.closer)
                 do {
-                    let scope = meaning.owner == .eachChild ? PerChildScope.wrapping(recipe.scope, owner: owner) : nil
+                    let scope = meaning.owner == .eachChild ? PerChildScope.wrapping(recipe.scope, owner: owner, closer: recipe.closer) : nil
                     let made = try recipe.link(linker, scope: scope)
                     made.meaning = meaning
                     linked.byNode[node] = made

@@ -19,8 +19,15 @@ final class Linker: Linking, LinkingNode {
     let meaning: Meaning
     var reentry: Meaning.Reentry { meaning.reentry }
 
-    init(key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner, meaning: Meaning = .plain) {
+    /// How the binding closes the value its scope keeps, if it says (`onShutdown`).
+    let closer: ValueCloser?
+
+    init(
+        key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner, meaning: Meaning = .plain,
+        closer: ValueCloser? = nil
+    ) {
         self.key = key
+        self.closer = closer
         self.meaning = meaning
         self.owner = owner
         self.location = location

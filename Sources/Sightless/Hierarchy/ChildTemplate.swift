@@ -24,7 +24,15 @@
 ///
 /// A child made from a template is like any child injector: it sees its parent's bindings and
 /// shares its singletons, and keeps its own singletons (the template's bindings in
-/// ``Scope/singleton``), which live and die with it.
+/// ``Scope/singleton``), which live and die with it. Dropping a child releases them without
+/// closing them: make the child with `withChild(_:body:)`, which shuts it down when the
+/// request's code returns or throws, to close its ``Closable`` values.
+///
+/// ```swift
+/// let notes = try await requests.withChild(user, request) { child in
+///     try await child.instance(NotesHandler.self).list()
+/// }
+/// ```
 public final class ChildTemplate<each Value: Sendable>: Sendable {
     /// What every child runs, shared by all of them.
     let graph: InjectorGraph
@@ -46,6 +54,9 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
     /// let child = try requests.child(user, request)
     /// let handler = try child.getInstance(NotesHandler.self)
     /// ```
+    ///
+    /// Dropping the child releases its values without closing them; shut it down with
+    /// ``Injector/shutDown()``, or make it with `withChild(_:body:)`, which does.
     ///
     /// - Throws: an ``InjectionError`` when a value of an eager singleton the template binds
     ///   fails to build, or when the parent was shut down.

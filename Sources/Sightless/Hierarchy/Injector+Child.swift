@@ -17,7 +17,9 @@ extension Injector {
     /// A type injecting ``Injector`` gets the injector that built it: built for the child, the
     /// child. A value a scope keeps is built for the injector whose binding it comes from: a
     /// parent's singleton first requested through a child gets the parent. The child keeps its
-    /// parent alive; the parent does not keep its children.
+    /// parent alive; the parent does not keep its children. Dropping a child releases its values
+    /// without closing them: shut it down, or make it with `withChild(modules:overrides:_:)`,
+    /// which shuts it down when its closure returns or throws.
     ///
     /// For a child made per request or per screen, declare a ``ChildTemplate`` once with
     /// ``childTemplate(providing:fileID:line:_:)`` instead: making a child from it compiles

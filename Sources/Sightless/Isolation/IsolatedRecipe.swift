@@ -114,7 +114,7 @@ extension Recipe {
             if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
             return try plan(&resolution)
         }
-        let provision = scope.scope(Provision(key: key, plan: unscoped, storage: nil))
+        let provision = linker.closing(scope.scope(Provision(key: key, plan: unscoped, storage: nil)))
         let stored = provision.plan
         let storage = provision.storage
         let rethrow = linker.rethrow

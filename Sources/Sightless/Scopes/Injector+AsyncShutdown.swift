@@ -14,15 +14,15 @@ extension Injector {
     public func awaitShutDown() async throws(InjectionError) {
         guard let values = beginShutdown() else { return }
         var problems: [InjectionError.Problem] = []
-        var closed: Set<ObjectIdentifier> = []
-        for closing in values {
-            // One object may be kept twice (a singleton, and a singleton alias of it): close it once.
-            guard closed.insert(ObjectIdentifier(closing.value)).inserted else { continue }
+        // One object may be kept twice (a singleton, and a singleton alias of it): closed once.
+        for closing in ClosingValue.once(values) {
             do {
-                if let awaited = closing.value as? any AsyncClosable {
+                if case .awaited(let close) = closing.closer {
+                    try await Self.close(close)
+                } else if closing.closer == nil, let awaited = closing.object as? any AsyncClosable {
                     try await Self.close(Transfer(awaited))
-                } else if let closable = closing.value as? any Closable {
-                    try closable.close()
+                } else {
+                    try closing.closeSynchronously()
                 }
             } catch {
                 problems.append(Self.closeFailed(closing, error))
@@ -34,5 +34,10 @@ extension Injector {
     /// Awaits one value's `close()`, off the caller's isolation.
     private static func close(_ value: Transfer<any AsyncClosable>) async throws {
         try await value.value.close()
+    }
+
+    /// Awaits a binding's closer, off the caller's isolation.
+    private static func close(_ close: @Sendable () async throws -> Void) async throws {
+        try await close()
     }
 }

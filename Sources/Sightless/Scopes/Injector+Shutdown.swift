@@ -26,13 +26,10 @@ extension Injector {
     public func shutDown() throws(InjectionError) {
         guard let values = beginShutdown() else { return }
         var problems: [InjectionError.Problem] = []
-        var closed: Set<ObjectIdentifier> = []
-        for closing in values {
-            // One object may be kept twice (a singleton, and a singleton alias of it): close it once.
-            guard closed.insert(ObjectIdentifier(closing.value)).inserted, let closable = closing.value as? any Closable
-            else { continue }
+        // One object may be kept twice (a singleton, and a singleton alias of it): closed once.
+        for closing in ClosingValue.once(values) {
             do {
-                try closable.close()
+                try closing.closeSynchronously()
             } catch {
                 problems.append(Self.closeFailed(closing, error))
             }
@@ -69,7 +66,7 @@ extension Injector {
         // Made by a request racing a shutdown of the injector, which found none to close: closed
         // here, so that what a scope keeps from now on is sealed, and closed by its builder.
         if closingLate, isShutDown.load(ordering: .sequentiallyConsistent) {
-            for closing in lifecycle.close(in: builds) { try? (closing.value as? any Closable)?.close() }
+            for closing in ClosingValue.once(lifecycle.close(in: builds)) { try? closing.closeSynchronously() }
         }
         return lifecycle
     }

@@ -6,6 +6,8 @@ struct PerChildScope: ScopeStrategy {
     let declared: Scope
     /// The template's graph: the child running a node is the nearest injector made from it.
     let owner: CompilationOwner
+    /// How the binding closes each child's value, if it says (`onShutdown`).
+    var closer: ValueCloser?
 
     var sharesValues: Bool { declared.strategy.sharesValues }
     var lifetime: ScopeLifetime { declared.strategy.lifetime }
@@ -14,18 +16,22 @@ struct PerChildScope: ScopeStrategy {
 
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
         let slot = ScopeSlot()
-        let declared = declared, owner = owner
+        let declared = declared, owner = owner, closer = closer
         return Provision(unscoped.key) { resolution in
             let child = try resolution.injector.templateChild(of: owner, building: unscoped.key)
-            let provision = child.provision(for: ObjectIdentifier(slot)) { declared.scope(unscoped) }
+            let provision = child.provision(for: ObjectIdentifier(slot)) {
+                let made = declared.scope(unscoped)
+                if let closer, let storage = made.storage { storage.closer = closer }
+                return made
+            }
             return try provision.get(&resolution)
         }
     }
 
     /// Wraps `scope` for the nodes of a template: a scope that keeps nothing is left as it is.
-    static func wrapping(_ scope: Scope, owner: CompilationOwner) -> Scope {
+    static func wrapping(_ scope: Scope, owner: CompilationOwner, closer: ValueCloser? = nil) -> Scope {
         guard scope.strategy.lifetime > .none || scope.strategy.isEager else { return scope }
-        return Scope(scope.name, PerChildScope(declared: scope, owner: owner))
+        return Scope(scope.name, PerChildScope(declared: scope, owner: owner, closer: closer))
     }
 }
 

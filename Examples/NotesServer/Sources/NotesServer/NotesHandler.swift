@@ -1,26 +1,31 @@
+import Hummingbird
 import Logging
 import Sightless
 
 /// Answers the note requests of one author: built for each request by the request's child
-/// injector, with the app's store and logger and the request's author.
+/// injector, with the app's store and logger and the request's author and session.
 public final class NotesHandler: Injectable, Sendable {
     let store: any NotesStore
     let author: Author
+    let session: NotesSession
     let logger: Logger
 
-    init(store: any NotesStore, author: Author, logger: Logger) {
+    init(store: any NotesStore, author: Author, session: NotesSession, logger: Logger) {
         self.store = store
         self.author = author
+        self.session = session
         self.logger = logger
     }
 
-    public static let initializer = Initializer(NotesHandler.init(store:author:logger:))
+    public static let initializer = Initializer(NotesHandler.init(store:author:session:logger:))
 
     public func list() async throws -> [Note] {
         try await store.notes(by: author.name)
     }
 
+    /// Adds a note; an empty one is refused with 400, after the request's session was leased.
     public func add(_ text: String) async throws -> Note {
+        guard !text.isEmpty else { throw HTTPError(.badRequest, message: "A note needs some text.") }
         let note = try await store.add(text, by: author.name)
         logger.info("note added", metadata: ["author": "\(author.name)", "id": "\(note.id)"])
         return note

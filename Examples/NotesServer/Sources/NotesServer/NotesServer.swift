@@ -1,10 +1,12 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Sightless
 
 /// The notes server: its injector, the template of the child each request gets, and the
-/// Hummingbird application that routes requests to a `NotesHandler`.
+/// Hummingbird application that routes requests to a `NotesHandler`, each request in a child
+/// injector of its own that is shut down when the request's handler returns or throws.
 public struct NotesServer: Sendable {
     public let injector: Injector
     /// A child per request, made with the request's author.
@@ -19,36 +21,44 @@ public struct NotesServer: Sendable {
     public init(storePath: String, overrides: (Binder) -> Void = { _ in }) async throws {
         injector = try await Injector.start(modules: [ServerModule(storePath: storePath)], overriding: overrides)
         requests = try injector.childTemplate(providing: Author.self) { binder in
+            binder.bind(NotesSession.self).in(.singleton)   // one per request, given back when it ends
             binder.entryPoint(NotesHandler.self)
         }
     }
 
-    /// The handler of one request, from a child made with the request's author.
-    func handler(for request: Request) async throws -> NotesHandler {
-        guard let name = request.headers[.author], !name.isEmpty else {
-            throw HTTPError(.unauthorized, message: "Say who you are in the X-Author header.")
-        }
-        return try await requests.child(Author(name: name)).instance(NotesHandler.self)
-    }
-
-    /// The application: `GET /notes` lists the author's notes, `POST /notes` adds one.
+    /// The application: `GET /notes` lists the author's notes, `POST /notes` adds one. Each
+    /// request runs in a child injector of its own (`RequestScopeMiddleware`).
     public func application(
         configuration: ApplicationConfiguration = .init(address: .hostname("127.0.0.1", port: 8080))
     ) -> some ApplicationProtocol {
-        let router = Router()
-        router.get("notes") { request, _ -> [Note] in
-            try await handler(for: request).list()
+        let router = Router(context: NotesRequestContext.self)
+        router.add(middleware: RequestScopeMiddleware(requests: requests))
+        router.get("notes") { _, context -> [Note] in
+            try await context.handler().list()
         }
         router.post("notes") { request, context -> Response in
             let text = String(buffer: try await request.body.collect(upTo: 64 * 1024))
-            let note = try await handler(for: request).add(text)
+            let note = try await context.handler().add(text)
             return try context.responseEncoder.encode(note, from: request, context: context).withStatus(.created)
         }
         return Application(router: router, configuration: configuration, logger: Logger(label: "notes-server"))
     }
 
+    /// The server's services, as swift-service-lifecycle runs them: the injector, then the
+    /// application. On graceful shutdown (SIGTERM or SIGINT) the application stops first and
+    /// lets the requests in flight end, then the injector shuts down.
+    public func serviceGroup(
+        configuration: ApplicationConfiguration = .init(address: .hostname("127.0.0.1", port: 8080))
+    ) -> ServiceGroup {
+        let logger = Logger(label: "notes-server")
+        return ServiceGroup(configuration: .init(
+            services: [.init(service: InjectorService(injector: injector)), .init(service: application(configuration: configuration))],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+    }
+
     /// Stops the server's values: closes what the injector keeps, newest first, the store
-    /// (which writes its file) among them.
+    /// (which writes its file) among them. What `serviceGroup` does on graceful shutdown.
     public func shutDown() async throws {
         try await injector.awaitShutDown()
     }

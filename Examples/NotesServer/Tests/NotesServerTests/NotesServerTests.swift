@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NotesServer
+import ServiceLifecycle
 import Sightless
 import Testing
 
@@ -107,5 +109,52 @@ struct NotesServerTests {
         try await server.shutDown()
         let saved = try JSONDecoder().decode([Note].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(saved.map(\.text) == ["keep me"])
+    }
+
+    @Test("a request whose handler throws still gives its session back to the pool")
+    func throwingRequestClosesItsSession() async throws {
+        let server = try await server()
+        try await server.application().test(.live) { client in
+            for _ in 0..<5 {
+                // An empty note is refused by the handler, after the request's session was leased.
+                try await client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
+                                         body: ByteBuffer()) { response in
+                    #expect(response.status == .badRequest)
+                }
+            }
+        }
+        let pool = try server.injector.getInstance(SessionPool.self)
+        #expect(pool.returned == 5)
+        #expect(pool.open == 0)
+    }
+
+    @Test("every request's session is given back once the request ends")
+    func everySessionGivenBack() async throws {
+        let server = try await server()
+        try await server.application().test(.live) { client in
+            try await client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
+                                     body: ByteBuffer(string: "buy milk")) { _ in }
+            try await client.execute(uri: "/notes", method: .get, headers: [.init("X-Author")!: "ada"]) { _ in }
+        }
+        let pool = try server.injector.getInstance(SessionPool.self)
+        #expect(pool.returned == 2)
+        #expect(pool.open == 0)
+    }
+
+    @Test("the injector's service shuts the injector down on graceful shutdown, and the store writes its file")
+    func injectorServiceShutsDownOnGracefulShutdown() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await NotesServer(storePath: path)
+        _ = try await server.injector.instance((any NotesStore).self).add("keep me", by: "ada")
+        let group = ServiceGroup(configuration: .init(services: [.init(service: InjectorService(injector: server.injector))],
+                                                      logger: Logger(label: "test")))
+        async let running: Void = group.run()
+        await group.triggerGracefulShutdown()
+        try await running
+        let saved = try JSONDecoder().decode([Note].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(saved.map(\.text) == ["keep me"])
+        let error = await #expect(throws: InjectionError.self) { try await server.injector.instance((any NotesStore).self) }
+        #expect(error?.kind == .injectorShutDown)
     }
 }

@@ -155,9 +155,9 @@ extension Injector {
     }
 
     /// This child's storage for the template's singleton whose node has identity `slot`, made
-    /// on first use.
-    func storage(for slot: ObjectIdentifier, key: AnyKey) -> InstanceStorage {
-        lifecycle.storage(for: slot, key: key)
+    /// on first use, closed by `closer` if the binding says.
+    func storage(for slot: ObjectIdentifier, key: AnyKey, closer: ValueCloser?) -> InstanceStorage {
+        lifecycle.storage(for: slot, key: key, closer: closer)
     }
 }
 

@@ -1,7 +1,8 @@
 /// Invariant: `stored` is a cell whose instance is published through an atomic and stored and
 /// retired only under the lock of the injector's `BuildCoordinator` (`InstanceCell`); `builder`,
-/// `awaitedBuild` and `sealed` are read and written only under that lock; `closable` and
-/// `asyncClosable` are written under that lock before `stored` publishes the instance, and
+/// `awaitedBuild` and `sealed` are read and written only under that lock; `closable`,
+/// `asyncClosable` and `bound` are written under that lock before `stored` publishes the instance, and
 /// `creation` under it just after; a shutdown reads them after it has sealed the storage under
-/// that lock, so it sees all three; the instance stored is always of type `valueType`.
+/// that lock, so it sees them all; `closer` is written when the node is linked, before the
+/// storage is reachable by any request, and only read after; the instance stored is always of type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}

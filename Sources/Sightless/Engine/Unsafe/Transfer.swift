@@ -5,6 +5,10 @@
 /// Invariant: the task that built the value keeps no reference to it once it hands the box
 /// over, so the value is used by one task at a time, as if it had been built there (a
 /// singleton's value is then shared like every singleton; see the Concurrency article).
+/// A kept value boxed for its binding's awaiting closer (`ValueCloser`) when it is stored is
+/// opened only by the shutdown, once its storage was retired and no request reads it again:
+/// the closer is then the injector's one user of it, as an ``AsyncClosable`` value's
+/// `close()` is.
 struct Transfer<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

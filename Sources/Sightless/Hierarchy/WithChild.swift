@@ -1,0 +1,146 @@
+// The scoped forms of a child: made, handed to a body, and shut down when the body ends, however
+// it ends. Dropping a child releases its values without closing them; these forms close them.
+
+extension ChildTemplate {
+    /// Makes a child with `values`, runs `body` with it, and shuts the child down when `body`
+    /// returns or throws: the request scope that always closes what the child kept.
+    ///
+    /// ```swift
+    /// let page = try requests.withChild(user, request) { child in
+    ///     try child.getInstance(NotesHandler.self).render()
+    /// }   // the child's Closable values are closed here, even if render() threw
+    /// ```
+    ///
+    /// The child's ``Closable`` values are closed as ``Injector/shutDown()`` closes them: newest
+    /// first, each once, the failures reported together as ``InjectionError/Kind/closeFailed``
+    /// after `body` returned. When `body` throws, its error is rethrown as it is, and a failure
+    /// to close is not reported over it. This form cannot await: a child that keeps
+    /// ``AsyncClosable`` values, or values whose binding closes them with `await`, is closed
+    /// by the `async` `withChild(_:body:)` instead.
+    ///
+    /// The child is the body's for the body's duration only. Kept beyond it (stored, or
+    /// returned), it is an injector shut down: its requests throw
+    /// ``InjectionError/Kind/injectorShutDown``. A value the body got from it stays with whoever
+    /// holds it, closed if it was one of the child's kept values.
+    ///
+    /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
+    ///   values fail to close, or the error `body` threw.
+    public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) throws -> Result {
+        let child = try child(repeat each values)
+        let result: Result
+        do {
+            result = try body(child)
+        } catch {
+            try? child.shutDown()
+            throw error
+        }
+        try child.shutDown()
+        return result
+    }
+
+    /// Makes a child with `values`, awaits `body` with it, and shuts the child down, awaiting
+    /// the values that close with `await`, when `body` returns, throws or is cancelled: the
+    /// request scope of an `async` handler.
+    ///
+    /// ```swift
+    /// let notes = try await requests.withChild(user, request) { child in
+    ///     try await child.instance(NotesHandler.self).list()
+    /// }   // the child's Closable and AsyncClosable values are closed here
+    /// ```
+    ///
+    /// The child's values are closed as ``Injector/awaitShutDown()`` closes them, ``Closable``
+    /// and ``AsyncClosable`` alike: newest first, each once, the failures reported together as
+    /// ``InjectionError/Kind/closeFailed`` after `body` returned. When `body` throws, its error
+    /// is rethrown as it is, and a failure to close is not reported over it. A task cancelled
+    /// while `body` runs still closes the child: cancelling ends `body` the way `body` reacts to
+    /// it (a `CancellationError`, say), and the shutdown that follows runs every close; a
+    /// close that checks `Task.isCancelled` sees the cancellation.
+    ///
+    /// `body` runs on the caller's actor. The child is the body's for the body's duration only:
+    /// kept beyond it, it is an injector shut down, whose requests throw
+    /// ``InjectionError/Kind/injectorShutDown``.
+    ///
+    /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
+    ///   values fail to close, or the error `body` threw.
+    nonisolated(nonsending)
+    public func withChild<Result>(
+        _ values: repeat each Value, body: nonisolated(nonsending) (Injector) async throws -> Result
+    ) async throws -> Result {
+        let child = try child(repeat each values)
+        return try await Injector.closing(child, after: body)
+    }
+}
+
+extension Injector {
+    /// Makes a child with the bindings of `modules` and `overrides`, runs `body` with it, and
+    /// shuts the child down when `body` returns or throws.
+    ///
+    /// ```swift
+    /// let report = try injector.withChild(modules: [ReportModule(month: 11)]) { child in
+    ///     try child.getInstance(ReportBuilder.self).build()
+    /// }   // the child's Closable values are closed here
+    /// ```
+    ///
+    /// The child is made as ``child(modules:overrides:)`` makes it and closed as
+    /// ``ChildTemplate``'s `withChild(_:body:)` closes a template's child: `body`'s
+    /// error wins over a failure to close, ``AsyncClosable`` values need the `async` form, and a
+    /// child kept beyond `body` is shut down.
+    ///
+    /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
+    ///   its values' failures to close; or the error `body` threw.
+    public func withChild<Result>(
+        modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
+    ) throws -> Result {
+        let child = try child(modules: modules, overrides: overrides)
+        let result: Result
+        do {
+            result = try body(child)
+        } catch {
+            try? child.shutDown()
+            throw error
+        }
+        try child.shutDown()
+        return result
+    }
+
+    /// Makes a child with the bindings of `modules` and `overrides`, awaits `body` with it, and
+    /// shuts the child down, awaiting what closes with `await`, when `body` returns, throws or
+    /// is cancelled.
+    ///
+    /// ```swift
+    /// let report = try await injector.withChild(modules: [ReportModule(month: 11)]) { child in
+    ///     try await child.instance(ReportBuilder.self).build()
+    /// }
+    /// ```
+    ///
+    /// The async form of `withChild(modules:overrides:_:)`, closing as
+    /// ``ChildTemplate``'s `async` `withChild(_:body:)` does.
+    ///
+    /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
+    ///   its values' failures to close; or the error `body` threw.
+    nonisolated(nonsending)
+    public func withChild<Result>(
+        modules: [any Module] = [], overrides: [any Module] = [],
+        _ body: nonisolated(nonsending) (Injector) async throws -> Result
+    ) async throws -> Result {
+        let child = try child(modules: modules, overrides: overrides)
+        return try await Injector.closing(child, after: body)
+    }
+
+    /// Awaits `body` with `child`, then shuts `child` down, whether `body` returned or threw:
+    /// `body`'s error wins over a failure to close.
+    nonisolated(nonsending)
+    static func closing<Result>(
+        _ child: Injector, after body: nonisolated(nonsending) (Injector) async throws -> Result
+    ) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body(child)
+        } catch {
+            try? await child.awaitShutDown()
+            throw error
+        }
+        try await child.awaitShutDown()
+        return result
+    }
+}
