@@ -43,13 +43,12 @@ struct Meaning: Sendable, Equatable {
     /// The actor the value is built on, or `nil` for a nonisolated one. An alias takes its
     /// target's: it shares the target's value, so it is built where the target is.
     var isolation: ActorIsolation?
-    /// For a nonisolated value built on `isolation` only for what it holds, the keys from it
-    /// to the value isolated there (it first); empty otherwise. A value kept beyond its request
-    /// (a nonisolated singleton, an actor) that needs such a value at once is first built on
-    /// that actor, then shared like any kept value.
-    var heldIsolated: [AnyKey] = []
-    /// Whether the value is nonisolated and built on `isolation` only for what it holds.
-    var isolatedForBuild: Bool { !heldIsolated.isEmpty }
+    /// Whether the value is nonisolated and built on `isolation` only for what it holds: a
+    /// value kept beyond its request (a nonisolated singleton, an actor) that needs, at once, a
+    /// value isolated to an actor is first built on that actor, then shared like any kept
+    /// value. (A flag, so that a meaning stays a plain value that copies without retaining;
+    /// the linker is given the keys from it to the isolated value, `LinkingNode.heldIsolated`.)
+    var isolatedForBuild = false
     /// The key whose `async` build makes the node need `await` (its own, or one it builds at
     /// once), or `nil`.
     var awaited: AnyKey?

@@ -65,9 +65,9 @@ extension BindingGraph {
         let needs = neededIsolation(meanings)
         for index in nodes.indices where meanings[index].isolation == nil && meanings[index].awaited == nil {
             guard let recipe = nodes[index].recipe, recipe.scope.strategy.lifetime > .none || recipe.scope.strategy.isEager,
-                  let (actor, chain) = needs[index] else { continue }
+                  let (actor, _) = needs[index] else { continue }
             meanings[index].isolation = actor
-            meanings[index].heldIsolated = chain
+            meanings[index].isolatedForBuild = true
         }
     }
 
@@ -77,8 +77,9 @@ extension BindingGraph {
     /// it holds afterwards is shared, as Swift shares a `Sendable` value. Iterated to a fixed
     /// point, since a graph may hold cycles (reported by `CycleRule`).
     func neededIsolation(_ meanings: [Meaning]) -> [(ActorIsolation, [AnyKey])?] {
+        // A value built on an actor only for what it holds needs it through its edges.
         var needs: [(ActorIsolation, [AnyKey])?] = nodes.indices.map { index in
-            meanings[index].isolation.map { ($0, [nodes[index].key]) }
+            meanings[index].isolatedForBuild ? nil : meanings[index].isolation.map { ($0, [nodes[index].key]) }
         }
         guard needs.contains(where: { $0 != nil }) else { return needs }
         var changed = true

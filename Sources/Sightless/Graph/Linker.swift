@@ -22,6 +22,10 @@ final class Linker: Linking, LinkingNode {
     /// How the binding closes the value its scope keeps, if it says (`onShutdown`).
     let closer: ValueCloser?
 
+    /// For a value built on an actor only for what it holds (`Meaning.isolatedForBuild`), the
+    /// keys from it to the value isolated there; empty otherwise.
+    var heldIsolated: [AnyKey] = []
+
     init(
         key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner, meaning: Meaning = .plain,
         closer: ValueCloser? = nil

@@ -95,7 +95,7 @@ extension Recipe {
     ) -> AnyNode {
         // Checked before any argument is built: off the main actor, nothing is. A kept holder
         // names the isolated value it holds, with the path to it.
-        let held = linker.meaning.heldIsolated
+        let held = linker.heldIsolated
         let isolated = held.last ?? key
         let path = held.isEmpty ? [key] : held
         let plan: Plan<Value> = { resolution in
