@@ -126,8 +126,9 @@ func runServer(_ name: String, _ contender: Contender, _ n: Int, _ sink: Sink) t
 /// in the environment, in a task of the global concurrent executor instead, as a server's
 /// handlers run, while this thread waits. Under a task executor preference every executor check
 /// asks the task for its preference under a lock; on the global executor it does not.
-func runInline(_ body: @escaping @Sendable () async throws -> Void) throws {
-    if ProcessInfo.processInfo.environment["ASYNC_EXECUTOR"] == "global" {
+/// `onGlobalExecutor` asks for the global executor whatever the environment says.
+func runInline(onGlobalExecutor: Bool = false, _ body: @escaping @Sendable () async throws -> Void) throws {
+    if onGlobalExecutor || ProcessInfo.processInfo.environment["ASYNC_EXECUTOR"] == "global" {
         let finished = Finished()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
