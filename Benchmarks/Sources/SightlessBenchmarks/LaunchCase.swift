@@ -19,21 +19,22 @@ import Swinject
 /// The injectors and containers the app-launch case built, never freed.
 nonisolated(unsafe) var launchKept: [AnyObject] = []
 
-/// Builds the app-launch graph `n` times, on the main actor, as an app's launch does.
+/// Builds the app-launch graph `n` times, on the main actor, as an app's launch does; each
+/// build kept until the process exits (`keep`), or freed as the next one is built.
 @MainActor
-func appLaunch(_ contender: Contender, _ n: Int, _ sink: Sink) throws {
+func appLaunch(_ contender: Contender, _ n: Int, _ sink: Sink, keep: Bool = true) throws {
     switch contender {
     case .sightless:
         for _ in 0..<n {
             let injector = try Injector(modules: appLaunchModules)
             sink.take(injector)
-            launchKept.append(injector)
+            if keep { launchKept.append(injector) }
         }
     case .swinject:
         for _ in 0..<n {
             let container = makeLaunchSwinjectContainer()
             sink.take(container)
-            launchKept.append(container)
+            if keep { launchKept.append(container) }
         }
     case .handWired:
         // An app wired by hand builds nothing before its first screen: there is no such case.
@@ -68,4 +69,29 @@ func appLaunchCheck() throws {
         throw BenchmarkFailure(description: "a collection lacks contributions")
     }
     print("app-launch: \(appLaunchTypes) types; both wirings serve the coordinator and the screens")
+}
+
+/// The line the benchmark prints for `--cases app-launch` (only when named: the first builds
+/// are timed before anything else of the benchmark is made). By wall clock: the first build of
+/// each in this process, Swinject's first, then the median of later builds, each freed as the
+/// next one is built (so a later build's time includes freeing the one before it).
+@MainActor
+func launchReport(_ settings: Settings) throws -> String {
+    let sink = Sink()
+    var start = now()
+    try appLaunch(.swinject, 1, sink, keep: false)
+    let firstSwinject = Double(now() - start) / 1_000_000
+    start = now()
+    try appLaunch(.sightless, 1, sink, keep: false)
+    let firstSightless = Double(now() - start) / 1_000_000
+    let samples = try measure(settings, [
+        { n in try appLaunch(.swinject, n, sink, keep: false) },
+        { n in try appLaunch(.sightless, n, sink, keep: false) },
+    ])
+    sink.clear()
+    let laterSwinject = samples[0].median / 1_000_000, laterSightless = samples[1].median / 1_000_000
+    return String(format: "app-launch: %d types; the first build in this process: Sightless %.2f ms, Swinject %.2f ms "
+                  + "(%.0f ×); a later build, median of %d rounds: Sightless %.3f ms, Swinject %.3f ms (%.1f ×)",
+                  appLaunchTypes, firstSightless, firstSwinject, firstSightless / firstSwinject, settings.rounds,
+                  laterSightless, laterSwinject, laterSightless / laterSwinject)
 }

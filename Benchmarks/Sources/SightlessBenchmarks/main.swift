@@ -27,6 +27,7 @@ while let argument = arguments.popFirst() {
     case "--help", "-h":
         print("""
         usage: SightlessBenchmarks [--quick] [--json FILE] [--svg FILE] [--cases graph,leaf,singleton,factory,app-graph,compile,contended,memory,start]
+                   (--cases app-launch, only when named: the first and a later build of an app's injector, by wall clock)
                SightlessBenchmarks --profile CASE CONTENDER COUNT
                    runs one case COUNT times, untimed, for valgrind --tool=callgrind
                    (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, async-factory,
@@ -114,6 +115,8 @@ if let profile {
 
 do {
     var report = Report(mode: mode, settings: settings)
+    // Only when named, and before anything else is made: its first builds are the process's.
+    let launchLine = selected?.contains("app-launch") == true ? try launchReport(settings) : nil
     let contenders = try Contenders()
     let sink = Sink()
 
@@ -207,6 +210,7 @@ do {
 
     print(report.table())
     if wants("start") { print(try startReport(rounds: settings.rounds)) }
+    if let launchLine { print(launchLine) }
     if let jsonPath { try report.json().write(to: URL(fileURLWithPath: jsonPath)) }
     if let svgPath { try report.svg().write(toFile: svgPath, atomically: true, encoding: .utf8) }
 } catch {
