@@ -10,7 +10,9 @@ import Swinject
 // - the first build of a fresh process: a run that builds once less a run that builds nothing
 //   (`--profile app-launch CONTENDER 1` and `… 0`), so the runtime's first conformance lookups,
 //   metadata instantiations and one-time initializations the build causes are counted;
-// - a later build in the same process: (I(N2) − I(N1)) ÷ (N2 − N1) over N1, N2 ≥ 1 builds.
+// - a later build in the same process: (I(N2) − I(N1)) ÷ (N2 − N1) over N1, N2 ≥ 1 builds;
+// - `app-launch-screen`: the first build and the first screen's requests in a fresh process
+//   (`--profile app-launch-screen CONTENDER 1` less `… 0`).
 //
 // The profile mode runs this case before anything else of the benchmark is made, so that
 // nothing has warmed the runtime's caches for it. Every injector or container built is kept
@@ -21,20 +23,30 @@ nonisolated(unsafe) var launchKept: [AnyObject] = []
 
 /// Builds the app-launch graph `n` times, on the main actor, as an app's launch does; each
 /// build kept until the process exits (`keep`), or freed as the next one is built.
+/// With `screen`, each build is followed by the first screen's requests: the app's coordinator
+/// (its router, launch tasks and badge counter, all singletons) and the home screen's model.
 @MainActor
-func appLaunch(_ contender: Contender, _ n: Int, _ sink: Sink, keep: Bool = true) throws {
+func appLaunch(_ contender: Contender, _ n: Int, _ sink: Sink, keep: Bool = true, screen: Bool = false) throws {
     switch contender {
     case .sightless:
         for _ in 0..<n {
             let injector = try Injector(modules: appLaunchModules)
             sink.take(injector)
             if keep { launchKept.append(injector) }
+            if screen {
+                sink.take(try injector.getInstance(AppCoordinator.self))
+                sink.take(try injector.getInstance(HomeViewModel.self))
+            }
         }
     case .swinject:
         for _ in 0..<n {
             let container = makeLaunchSwinjectContainer()
             sink.take(container)
             if keep { launchKept.append(container) }
+            if screen {
+                sink.take(try unwrap(container.resolve(AppCoordinator.self), "AppCoordinator"))
+                sink.take(try unwrap(container.resolve(HomeViewModel.self), "HomeViewModel"))
+            }
         }
     case .handWired:
         // An app wired by hand builds nothing before its first screen: there is no such case.

@@ -33,7 +33,8 @@ while let argument = arguments.popFirst() {
                    (CASE: graph, leaf, singleton, singleton-handle, factory, app-graph, async-graph, async-factory,
                     async-graph-by-value (hand-wired only), async-singleton,
                     server, server-async, child, child-large,
-                    app-launch (COUNT 0 builds nothing: the baseline of the first build), app-launch-check,
+                    app-launch (COUNT 0 builds nothing: the baseline of the first build), app-launch-screen,
+                    app-launch-check,
                     per-request-value, per-request-unscoped, server-pool, server-pool-sync,
                     child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
                     composition-decorated, composition-decorated-resolver, compile-chain, compile-fan;
@@ -54,7 +55,7 @@ nonisolated(unsafe) var keptUntilExit: Built?
 if let profile {
     // The cases that need none of the reference contenders run before they are made: the first
     // app-launch build must be the first of its process.
-    let early = ["app-launch", "app-launch-check", "per-request-value", "per-request-unscoped", "server-pool",
+    let early = ["app-launch", "app-launch-screen", "app-launch-check", "per-request-value", "per-request-unscoped", "server-pool",
                  "server-pool-sync"]
     if early.contains(profile.name) {
         let sink = Sink()
@@ -62,6 +63,7 @@ if let profile {
         do {
             switch profile.name {
             case "app-launch": try appLaunch(contender, profile.count, sink)
+            case "app-launch-screen": try appLaunch(contender, profile.count, sink, screen: true)
             case "app-launch-check": try appLaunchCheck()
             case "per-request-value": try perRequestValues(contender, scoped: true, profile.count, sink)
             case "per-request-unscoped": try perRequestValues(contender, scoped: false, profile.count, sink)
