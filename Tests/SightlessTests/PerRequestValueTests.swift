@@ -101,6 +101,35 @@ private struct RequestBindings: Module {
     }
 }
 
+private protocol RequestStore: AnyObject {}
+private protocol RequestClock { var serial: Int { get } }
+private final class MemoryStore: RequestStore, Injectable {
+    static let initializer = Initializer(MemoryStore.init)
+}
+private struct FixedClock: RequestClock, Injectable {
+    nonisolated(unsafe) static var made = 0
+    let serial: Int
+    init() {
+        FixedClock.made += 1
+        serial = FixedClock.made
+    }
+    static let initializer = Initializer(FixedClock.init)
+}
+
+private final class ProtocolHolder: Injectable {
+    let store: any RequestStore
+    let clock: any RequestClock
+    let sameStore: any RequestStore
+    let sameClock: any RequestClock
+    init(store: any RequestStore, clock: any RequestClock, sameStore: any RequestStore, sameClock: any RequestClock) {
+        self.store = store
+        self.clock = clock
+        self.sameStore = sameStore
+        self.sameClock = sameClock
+    }
+    static let initializer = Initializer(ProtocolHolder.init(store:clock:sameStore:sameClock:))
+}
+
 @Suite("Per-request values")
 struct PerRequestValueTests {
     @Test("a template child's per-request value is one within a request, and each request gets its own")
@@ -150,5 +179,19 @@ struct PerRequestValueTests {
         #expect(made.widget === made.through.widget)
         #expect(made.stamp.number == made.through.stamp.number)
         #expect(try injector.getInstance(ResolverThenWidget.self).widget !== made.widget)
+    }
+
+    @Test("a per-request value bound to a protocol, class-bound or not, is one within a request")
+    func protocolKeys() throws {
+        let injector = try Injector(Bindings { binder in
+            binder.bind((any RequestStore).self).to(MemoryStore.self).in(.perRequest)
+            binder.bind((any RequestClock).self).to(FixedClock.self).in(.perRequest)
+        })
+        let holder = try injector.getInstance(ProtocolHolder.self)
+        #expect(holder.store === holder.sameStore)
+        #expect(holder.clock.serial == holder.sameClock.serial)
+        let next = try injector.getInstance(ProtocolHolder.self)
+        #expect(next.store !== holder.store)
+        #expect(next.clock.serial != holder.clock.serial)
     }
 }
