@@ -93,6 +93,8 @@ if let profile {
         case "async-graph-by-value": try runAsyncGraphByValue(contenders, profile.count, sink)
         case "async-singleton", "server", "server-async": try runServer(profile.name, contender, profile.count, sink)
         case "child": try childRequests(contender, parentBindings: 10, profile.count, sink)
+        case "per-request-handler": try scopedWorkHandlers(contender, scoped: true, profile.count, sink)
+        case "per-request-handler-unscoped": try scopedWorkHandlers(contender, scoped: false, profile.count, sink)
         case "child-large": try childRequests(contender, parentBindings: 10_000, profile.count, sink)
         case "child-adhoc": try childRequests(contender, parentBindings: 10, adHoc: true, profile.count, sink)
         case "child-adhoc-large": try childRequests(contender, parentBindings: 10_000, adHoc: true, profile.count, sink)

@@ -22,8 +22,18 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     /// request that never publishes one has nothing to release: the request that published the
     /// frame keeps it alive until it ends.
     @usableFromInline var frameReference: UnownedReference<RequestFrame>?
-    /// `true` when this request published `frame`, and so unpublishes it when it ends.
-    @usableFromInline var ownsFrame = false
+    /// The values of the per-request bindings this request built, from the first one until it
+    /// publishes a frame, which keeps them from then on (`requestValues()`). Held without
+    /// reference counting, so that a request that builds none has nothing to release: retained
+    /// once when made, released when the request ends or hands them to its frame.
+    @usableFromInline var valuesReference: UnownedReference<RequestValues>?
+    /// The first per-request value this request built, when it is a class instance and no frame
+    /// was published: kept here, with no allocation (`RequestObject`), until the request ends
+    /// or publishes a frame, which then keeps it.
+    @usableFromInline var requestObject: RequestObject?
+    /// `true` when this request published `frame` or made `valuesReference`, and so unpublishes
+    /// or releases them when it ends.
+    @usableFromInline var ownsState = false
     /// How deep the plans running in this request (and in the requests enclosing it) are
     /// nested; see `StackGuard`.
     @usableFromInline var nesting = Nesting()
@@ -89,19 +99,56 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
         if let enclosing = RequestFrame.topmost() { nesting.continue(from: enclosing.nesting) }
         let published = RequestFrame.publish(for: self)
         frameReference = .retaining(published)
-        ownsFrame = true
+        ownsState = true
+        // Requests nested in this one from now on find its per-request values in the frame.
+        if let values = valuesReference {
+            published.requestValues = values.object
+            values.release()
+            valuesReference = nil
+        }
+        if let kept = requestObject {
+            published.requestValues(made: { RequestValues.make() }).append(kept.object, for: kept.slot)
+            kept.release()
+            requestObject = nil
+        }
         return published
+    }
+
+    /// Keeps `value`, a class instance built for `slot`, in this request itself, when it has no
+    /// frame and keeps none yet: `false` otherwise, and the caller keeps it in `requestValues()`.
+    @inline(__always)
+    mutating func keepRequestObject<Value>(_ value: Value, for slot: ObjectIdentifier) -> Bool {
+        guard frameReference == nil, requestObject == nil else { return false }
+        requestObject = .keeping(value, for: slot)
+        ownsState = true
+        return true
+    }
+
+    /// The values of the per-request bindings of this request (of the top-level request it is
+    /// nested in, when it goes on from a frame), made when it first builds one: kept by the
+    /// request's frame, once it has one, else by the request itself.
+    mutating func requestValues() -> RequestValues {
+        if let frame { return frame.requestValues(made: { RequestValues.make() }) }
+        if let values = valuesReference { return values.object }
+        let made = RequestValues.make()
+        valuesReference = .retaining(made)
+        ownsState = true
+        return made
     }
 
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
     mutating func end() {
         thread?.leave()
-        if ownsFrame { endFrame() }
+        if ownsState { endState() }
     }
 
+    /// Unpublishes the frame this request published and releases the per-request values it
+    /// made, if any.
     @usableFromInline @inline(never)
-    func endFrame() {
+    func endState() {
+        valuesReference?.release()
+        requestObject?.release()
         guard let frameReference else { return }
         frameReference.object.unpublish(from: borrowed.injector)
         frameReference.release()

@@ -32,8 +32,9 @@ final class RequestFrame {
     /// The keeper of the innermost closure or nested request running, which a nested request
     /// continues with.
     var keeper: Keeper?
-    /// The values of per-request bindings built by this request, by binding.
-    var requestValues: [ObjectIdentifier: Any] = [:]
+    /// The values of the per-request bindings built by this request and those nested in it,
+    /// made when the first is built (or handed over by the request that published the frame).
+    var requestValues: RequestValues?
     /// The keys being built, outermost first, while an injector has observers.
     var observedPath: [AnyKey] = []
     /// While an injector has observers, the keys of the builds with `await` this task runs
@@ -83,6 +84,15 @@ final class RequestFrame {
         injector.publishedFrames.add(1, ordering: .relaxed)
         PublishedFrame.newest = UnownedReference(frame)
         return frame
+    }
+
+    /// The values of the per-request bindings of this frame's request, made by `make` if none
+    /// were built yet.
+    func requestValues(made make: () -> RequestValues) -> RequestValues {
+        if let requestValues { return requestValues }
+        let made = make()
+        requestValues = made
+        return made
     }
 
     /// Ends the request that published this frame.

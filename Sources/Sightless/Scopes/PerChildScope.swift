@@ -29,8 +29,12 @@ struct PerChildScope: ScopeStrategy {
     }
 
     /// Wraps `scope` for the nodes of a template: a scope that keeps nothing is left as it is.
+    /// A per-request scope is left as it is too: a request runs in one child, so the values it
+    /// keeps are that child's already.
     static func wrapping(_ scope: Scope, owner: CompilationOwner, closer: ValueCloser? = nil) -> Scope {
-        guard scope.strategy.lifetime > .none || scope.strategy.isEager else { return scope }
+        guard scope.strategy.lifetime > .none || scope.strategy.isEager, !(scope.strategy is PerRequestScope) else {
+            return scope
+        }
         return Scope(scope.name, PerChildScope(declared: scope, owner: owner, closer: closer))
     }
 }
