@@ -190,13 +190,15 @@ struct GraphCompiler {
             return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
-        if key.name == nil, let injectable = key.type as? any Injectable.Type {
+        // A protocol type or an optional declares nothing: the runtime is not asked.
+        guard key.name == nil, DependencyTraits.mayDeclareItself(key.type) else { return nil }
+        if let injectable = key.type as? any Injectable.Type {
             return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
         }
-        if key.name == nil, let isolated = key.type as? any MainActorInjectable.Type {
+        if let isolated = key.type as? any MainActorInjectable.Type {
             return add(.mainActorType(isolated, name: nil, location: nil, justInTime: true), parent: parent)
         }
-        if key.name == nil, let members = key.type as? any MemberInjection.Type {
+        if isStruct(key.type), let members = key.type as? any MemberInjection.Type {
             return add(members.recipe, parent: parent)
         }
         return nil
@@ -208,7 +210,7 @@ struct GraphCompiler {
     /// wrapper, an optional argument, and the target of a `Lazy` or `Factory`.
     private mutating func nodeOrWrapper(for key: AnyKey, parent: Int?, anyWrapper: Bool) -> Int? {
         if let found = node(for: key, parent: parent) { return found }
-        guard anyWrapper || key.type is any OptionalDependency.Type,
+        guard anyWrapper ? DependencyTraits.isWrapper(key.type) : optionalWrappedType(key.type) != nil,
               let wrapper = key.type as? any RequestedWrapper.Type else { return nil }
         return add(wrapper.requestRecipe(name: key.name), parent: parent)
     }
