@@ -191,17 +191,9 @@ struct GraphCompiler {
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         // A protocol type or an optional declares nothing: the runtime is not asked.
-        guard key.name == nil, DependencyTraits.mayDeclareItself(key.type) else { return nil }
-        if let injectable = key.type as? any Injectable.Type {
-            return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
-        }
-        if let isolated = key.type as? any MainActorInjectable.Type {
-            return add(.mainActorType(isolated, name: nil, location: nil, justInTime: true), parent: parent)
-        }
-        if isStruct(key.type), let members = key.type as? any MemberInjection.Type {
-            return add(members.recipe, parent: parent)
-        }
-        return nil
+        guard key.name == nil, DependencyTraits.mayDeclareItself(key.type),
+              let recipe = JustInTimeTypes.recipe(of: key.type) else { return nil }
+        return add(recipe, parent: parent)
     }
 
     /// The node of `key`; or, when nothing builds it, the wrapper that builds it from what it
