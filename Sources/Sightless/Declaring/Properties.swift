@@ -52,7 +52,11 @@ public struct Properties<Instance>: Sendable {
     /// ```swift
     /// for dependency in House.properties.dependencies { print(dependency) }   // property \House.color: Color
     /// ```
-    public var dependencies: [Dependency] { entries.map(\.dependency) }
+    public var dependencies: [Dependency] {
+        // A closure, not `\.dependency`: a key path into this generic type is instantiated by
+        // the runtime on every read.
+        entries.map { $0.dependency }
+    }
 
     /// Injects a property from the binding of its type, or of its type under `name`.
     ///
