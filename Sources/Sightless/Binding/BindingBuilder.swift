@@ -80,6 +80,32 @@ public struct BindingBuilder<Value> {
         to(Key<Target>())
     }
 
+    /// Binds the key to an ``Injectable`` type: a request for this key gets what a request for
+    /// the type gets, as ``to(_:)-(Target.Type)`` binds any type. The type's conformance is
+    /// known here, so the injector need not ask the runtime for it.
+    ///
+    /// ```swift
+    /// binder.bind(Api.self).to(HttpApi.self)   // final class HttpApi: Api, Injectable
+    /// ```
+    @discardableResult
+    public func to<Target: Injectable>(_ type: Target.Type) -> ScopedBindingBuilder<Value> {
+        JustInTimeTypes.record(Target.self)
+        return to(Key<Target>())
+    }
+
+    /// Binds the key to a ``MainActorInjectable`` type: a request for this key gets what a
+    /// request for the type gets, as ``to(_:)-(Target.Type)`` binds any type. The type's
+    /// conformance is known here, so the injector need not ask the runtime for it.
+    ///
+    /// ```swift
+    /// binder.bind(FeedPresenting.self).to(FeedModel.self)   // @MainActor final class FeedModel
+    /// ```
+    @discardableResult
+    public func to<Target: MainActorInjectable>(_ type: Target.Type) -> ScopedBindingBuilder<Value> {
+        JustInTimeTypes.record(Target.self)
+        return to(Key<Target>())
+    }
+
     /// Binds the key to another key: a request for this key gets what a request for the target
     /// gets.
     ///

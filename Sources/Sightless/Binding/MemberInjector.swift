@@ -5,7 +5,7 @@ struct MemberInjector<Value: Injectable>: Sendable {
 }
 
 /// Lets the graph compiler find the recipe of a `MemberInjector` key from the key's type.
-protocol MemberInjection {
+protocol MemberInjection: SendableMetatype {
     static var recipe: Recipe { get }
 }
 

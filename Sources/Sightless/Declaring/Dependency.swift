@@ -22,7 +22,16 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// ```swift
     /// let positions = House.initializer.dependencies.map(\.role)   // [argument 1]
     /// ```
-    public let role: Role
+    public var role: Role {
+        switch place {
+        case .role(let role): role
+        case .property(let keyPath): .property(Self.name(of: keyPath))
+        }
+    }
+    /// The role as declared: a property's key path is written only when the role is read (by
+    /// an error or an export), since writing it asks the runtime for names and conformances
+    /// that a build that goes well never needs.
+    private let place: Place
     /// The key as written: the parameter's or property's type, and the name if one was given.
     ///
     /// ```swift
@@ -45,10 +54,16 @@ public struct Dependency: Sendable, CustomStringConvertible {
     public let wrappedKey: AnyKey?
     /// For a `Lazy<T>` or `Factory<T, …>` dependency, the key of `T`, built when the consumer
     /// asks rather than before it is created. Such an edge may close a cycle.
-    public let deferredKey: AnyKey?
+    public var deferredKey: AnyKey? {
+        deferredTraits.deferredTarget.map { AnyKey(type: $0, name: key.name) }
+    }
     /// For a `Factory<T, A…>` dependency, the types `A…` of the dynamic arguments each
     /// `make` call brings; `nil` for any other dependency.
-    public let factoryArguments: [Any.Type]?
+    public var factoryArguments: [Any.Type]? { deferredTraits.factoryArguments }
+    /// The traits of the type that may be a `Lazy` or `Factory`: the key's, or the wrapped
+    /// type's (`Lazy<T>?`, `Lazy<T>!`, `Factory<T, …>?`). Learnt when first read, since only a
+    /// dependency that nothing builds as it is needs them (see `DependencyTraits`).
+    private var deferredTraits: DependencyTraits { DependencyTraits.of(wrappedKey?.type ?? key.type) }
     /// Where the dependency was declared.
     ///
     /// ```swift
@@ -71,27 +86,40 @@ public struct Dependency: Sendable, CustomStringConvertible {
     var declaredAt: SourceLocation? { location.line > 0 ? location : nil }
 
     init(role: Role, key: AnyKey, isDynamic: Bool, location: SourceLocation) {
-        self.role = role
+        self.init(place: .role(role), key: key, isDynamic: isDynamic, location: location)
+    }
+
+    /// The dependency of the property at `keyPath`, whose role is written when it is read.
+    init(property keyPath: AnyKeyPath & Sendable, key: AnyKey, location: SourceLocation) {
+        self.init(place: .property(keyPath), key: key, isDynamic: false, location: location)
+    }
+
+    private init(place: Place, key: AnyKey, isDynamic: Bool, location: SourceLocation) {
+        self.place = place
         self.key = key
         self.isDynamic = isDynamic
-        // Conformance checks, made once per type (see `DependencyTraits`).
-        let traits = DependencyTraits.of(key.type)
-        if let wrapped = traits.wrappedType {
-            self.wrappedKey = AnyKey(type: wrapped, name: key.name)
-        } else {
-            self.wrappedKey = nil
-        }
-        let deferred = traits.deferredTarget != nil
-            ? traits
-            : traits.wrappedType.map(DependencyTraits.of)   // Lazy<T>?, Lazy<T>!, Factory<T, …>?
-        if let deferred, let target = deferred.deferredTarget {
-            self.deferredKey = AnyKey(type: target, name: key.name)
-            self.factoryArguments = deferred.factoryArguments
-        } else {
-            self.deferredKey = nil
-            self.factoryArguments = nil
-        }
+        self.wrappedKey = optionalWrappedType(key.type).map { AnyKey(type: $0, name: key.name) }
         self.location = location
+    }
+
+    /// `true` for the key another key is bound to (`DependencyRole.target`), known without
+    /// writing a property's role.
+    var isTarget: Bool {
+        if case .role(.target) = place { return true }
+        return false
+    }
+
+    /// A property's key path as a role writes it: `\House.color`, or the root type and
+    /// `<property>` when the runtime cannot name the property.
+    static func name(of keyPath: AnyKeyPath) -> String {
+        let written = String(describing: keyPath)
+        return written.hasPrefix("\\") ? written : "\\\(type(of: keyPath).rootType).<property>"
+    }
+
+    /// How a role is kept until it is read.
+    private enum Place: Sendable {
+        case role(Role)
+        case property(AnyKeyPath & Sendable)
     }
 
     /// A readable form: the role and the key.

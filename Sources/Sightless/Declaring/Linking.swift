@@ -30,26 +30,12 @@ protocol Linking: AnyObject {
     var reentry: Meaning.Reentry { get }
 }
 
-/// Lets generic code find out, once, that a dependency's type is an `Optional`.
-protocol OptionalDependency {
-    static var wrappedType: Any.Type { get }
-    /// Whether a value of the concrete type `type` is a value of the wrapped type.
-    static func wraps(_ type: Any.Type) -> Bool
-    static func optionalPlan(linking linker: any Linking, dependency: Dependency) throws -> Any
-}
+/// Marks `Optional`, for the messages that tell whether a missing key's type could conform to
+/// ``Injectable``. The graph reads an optional's wrapped type from its metadata
+/// (`optionalWrappedType`), with no conformance lookup.
+protocol OptionalDependency {}
 
-extension Optional: OptionalDependency {
-    static var wrappedType: Any.Type { Wrapped.self }
-
-    static func wraps(_ type: Any.Type) -> Bool {
-        valuesOf(type, areValuesOf: Wrapped.self)
-    }
-
-    static func optionalPlan(linking linker: any Linking, dependency: Dependency) throws -> Any {
-        let plan: Plan<Wrapped?> = try linker.optionalPlan(for: dependency, wrapped: Wrapped.self)
-        return plan
-    }
-}
+extension Optional: OptionalDependency {}
 
 /// Lets generic code find out, once, that a dependency is deferred: `Lazy<T>` or
 /// `Factory<T, …>`.
@@ -69,6 +55,7 @@ protocol DeferredDependency {
 func valuesOf<Value>(_ type: Any.Type, areValuesOf target: Value.Type) -> Bool {
     if type is Value.Type { return true }
     if isExistential(Value.self) { return true }
-    if let optional = Value.self as? any OptionalDependency.Type { return optional.wraps(type) }
-    return false
+    guard let wrapped = optionalWrappedType(Value.self) else { return false }
+    func check<Wrapped>(_ wrapped: Wrapped.Type) -> Bool { valuesOf(type, areValuesOf: wrapped) }
+    return check(wrapped)
 }

@@ -52,7 +52,11 @@ public struct Properties<Instance>: Sendable {
     /// ```swift
     /// for dependency in House.properties.dependencies { print(dependency) }   // property \House.color: Color
     /// ```
-    public var dependencies: [Dependency] { entries.map(\.dependency) }
+    public var dependencies: [Dependency] {
+        // A closure, not `\.dependency`: a key path into this generic type is instantiated by
+        // the runtime on every read.
+        entries.map { $0.dependency }
+    }
 
     /// Injects a property from the binding of its type, or of its type under `name`.
     ///
@@ -136,7 +140,7 @@ public struct Properties<Instance>: Sendable {
         accepts: @escaping @Sendable (Any.Type) -> Bool,
         set: @escaping @Sendable (inout Instance, Value) -> Void
     ) -> Properties {
-        let dependency = Dependency(role: .property(Self.name(of: keyPath)), key: key, isDynamic: false, location: location)
+        let dependency = Dependency(property: keyPath, key: key, location: location)
         let entry = Entry(keyPath: keyPath, dependency: dependency, accepts: accepts) { linker, dependency in
             let plan = try linker.plan(for: dependency, as: Value.self)
             return { instance, resolution in set(&instance, try plan(&resolution)) }
@@ -148,11 +152,6 @@ public struct Properties<Instance>: Sendable {
             copy.entries.append(entry)
         }
         return copy
-    }
-
-    static func name(of keyPath: AnyKeyPath) -> String {
-        let written = String(describing: keyPath)
-        return written.hasPrefix("\\") ? written : "\\\(type(of: keyPath).rootType).<property>"
     }
 
     /// Links every entry into one plan that sets all the properties of an instance.

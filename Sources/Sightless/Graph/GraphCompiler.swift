@@ -190,16 +190,10 @@ struct GraphCompiler {
             return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
-        if key.name == nil, let injectable = key.type as? any Injectable.Type {
-            return add(.typeRecipe(injectable, name: nil, location: nil, justInTime: true), parent: parent)
-        }
-        if key.name == nil, let isolated = key.type as? any MainActorInjectable.Type {
-            return add(.mainActorType(isolated, name: nil, location: nil, justInTime: true), parent: parent)
-        }
-        if key.name == nil, let members = key.type as? any MemberInjection.Type {
-            return add(members.recipe, parent: parent)
-        }
-        return nil
+        // A protocol type or an optional declares nothing: the runtime is not asked.
+        guard key.name == nil, DependencyTraits.mayDeclareItself(key.type),
+              let recipe = JustInTimeTypes.recipe(of: key.type) else { return nil }
+        return add(recipe, parent: parent)
     }
 
     /// The node of `key`; or, when nothing builds it, the wrapper that builds it from what it
@@ -208,7 +202,7 @@ struct GraphCompiler {
     /// wrapper, an optional argument, and the target of a `Lazy` or `Factory`.
     private mutating func nodeOrWrapper(for key: AnyKey, parent: Int?, anyWrapper: Bool) -> Int? {
         if let found = node(for: key, parent: parent) { return found }
-        guard anyWrapper || key.type is any OptionalDependency.Type,
+        guard anyWrapper ? DependencyTraits.isWrapper(key.type) : optionalWrappedType(key.type) != nil,
               let wrapper = key.type as? any RequestedWrapper.Type else { return nil }
         return add(wrapper.requestRecipe(name: key.name), parent: parent)
     }

@@ -67,7 +67,7 @@ final class Linker: Linking, LinkingNode {
         if let node = nodes.node(for: served(dependency.key)) {
             lastFound = (dependency.key, node)
             let typed = try node.typed(as: Value.self)
-            if dependency.role == .target { inherited = node.signature }
+            if dependency.isTarget { inherited = node.signature }
             if node.awaited != nil {
                 awaitedDependencies.append(node)
                 if guardsAwaited, let covered = typed.coveredPlan { return covered }
@@ -78,9 +78,13 @@ final class Linker: Linking, LinkingNode {
            let plan = deferred.deferredPlan(for: dependency) as? Plan<Value> {
             return plan
         }
-        if dependency.wrappedKey != nil, let optional = Value.self as? any OptionalDependency.Type,
-           let plan = try optional.optionalPlan(linking: self, dependency: dependency) as? Plan<Value> {
-            return plan
+        if let wrapped = dependency.wrappedKey?.type {
+            // Opened from the wrapped type the dependency read from its metadata, rather than
+            // by a conformance, whose first lookup scans every conformance record.
+            func open<Wrapped>(_ type: Wrapped.Type) throws -> Plan<Value>? {
+                try optionalPlan(for: dependency, wrapped: Wrapped.self) as? Plan<Value>
+            }
+            if let plan = try open(wrapped) { return plan }
         }
         throw InjectionError(.internalInconsistency(.notLinked(key: dependency.key)), path: [key, dependency.key],
                              location: dependency.location)
@@ -113,7 +117,7 @@ final class Linker: Linking, LinkingNode {
         guard let wrappedKey = dependency.wrappedKey, let node = nodes.node(for: served(wrappedKey)) else {
             return { _ in nil }
         }
-        if dependency.role == .target { inherited = node.signature }
+        if dependency.isTarget { inherited = node.signature }
         if node.awaited != nil { awaitedDependencies.append(node) }
         let plan = try node.typed(as: Wrapped.self).plan
         return { resolution in try plan(&resolution) }

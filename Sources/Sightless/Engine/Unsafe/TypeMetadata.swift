@@ -16,3 +16,24 @@ func isExistential(_ type: Any.Type) -> Bool {
 func isMovableByBytes<Value>(_ type: Value.Type) -> Bool {
     Value.self is AnyObject.Type
 }
+
+/// The wrapped type of `type` when it is an `Optional`, read from its metadata rather than
+/// asked of the runtime as a conformance, whose first lookup for a type scans every
+/// conformance record of the process.
+///
+/// Invariant: the metadata of `Optional<Wrapped>`, and of no other type, has kind 0x202
+/// (`Optional`); as in every generic value type's metadata, the generic arguments follow the
+/// kind and the descriptor, so the third word is the metadata of `Wrapped`.
+func optionalWrappedType(_ type: Any.Type) -> Any.Type? {
+    let words = unsafe unsafeBitCast(type, to: UnsafePointer<UInt>.self)
+    guard unsafe words.pointee == 0x202 else { return nil }
+    return unsafe unsafeBitCast(words[2], to: Any.Type.self)
+}
+
+/// Whether `type` is a struct: of the types a dependency may have, the only kind a `Lazy` or a
+/// `Factory` is.
+///
+/// Invariant: struct metadata has kind 0x200 in its first word (see `isExistential`).
+func isStruct(_ type: Any.Type) -> Bool {
+    unsafe unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee == 0x200
+}

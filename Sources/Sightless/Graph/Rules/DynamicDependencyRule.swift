@@ -14,7 +14,7 @@ struct DynamicDependencyRule: GraphRule {
             for edge in edges {
                 // An alias passes a request's arguments on; a deferred edge (a Factory) is checked.
                 guard let target = edge.target,
-                      dependencies[edge.dependencyIndex].role != .target || edge.isDeferred else { continue }
+                      !dependencies[edge.dependencyIndex].isTarget || edge.isDeferred else { continue }
                 let isFactory = edge.isDeferred && dependencies[edge.dependencyIndex].factoryArguments != nil
                 // Most edges lead to a node without dynamic arguments: told without listing them.
                 guard isFactory || graph.hasDynamicDependencies(target) else { continue }
