@@ -43,6 +43,19 @@ private final class LazyHandler: Injectable, Sendable {
     static let initializer = Initializer(LazyHandler.init(session:))
 }
 
+private final class SlowPool: Injectable, Sendable {
+    init() async throws { try await Task.sleep(for: .milliseconds(20)) }
+    static let initializer = Initializer(SlowPool.init)
+}
+
+private final class SlowPoolSession: Injectable, Sendable {
+    init(pool: SlowPool, count: SessionCount) {
+        count.builds.withLock { $0 += 1 }
+        usleep(5_000)
+    }
+    static let initializer = Initializer(SlowPoolSession.init(pool:count:))
+}
+
 private struct RequestNumber: Sendable {
     let value: Int
 }
@@ -170,5 +183,27 @@ struct StartedValueTests {
         #expect(try app.explain(StartedHandler.self).contains("ready once StartedPool is built"))
         let unscoped = try Injector(modules: [serverBindings(SessionCount(), pool: .unscoped)])
         #expect(try unscoped.explain(StartedHandler.self).contains("needs await (StartedPool)"))
+    }
+
+    @Test("a synchronous request while an awaited request builds the singleton is told to await, and it is built once")
+    func synchronousWhileAwaitedBuilds() async throws {
+        let count = SessionCount()
+        let app = try Injector(modules: [Bindings { binder in
+            binder.bind(SlowPool.self).in(.singleton)
+            binder.bind(SessionCount.self).to(instance: count)
+        }])
+        let child = try app.child { $0.bind(SlowPoolSession.self).in(.singleton) }
+        let awaited = Task { try await child.instance(SlowPoolSession.self) }
+        var synchronous: SlowPoolSession?
+        while synchronous == nil {
+            do {
+                synchronous = try child.getInstance(SlowPoolSession.self)
+            } catch {
+                #expect(error.kind == .needsAwait)
+                try await Task.sleep(for: .microseconds(200))
+            }
+        }
+        #expect(try await awaited.value === synchronous)
+        #expect(count.builds.withLock { $0 } == 1)
     }
 }
