@@ -26,16 +26,7 @@ extension ChildTemplate {
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
     ///   values fail to close, or the error `body` threw.
     public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) throws -> Result {
-        let child = try child(repeat each values)
-        let result: Result
-        do {
-            result = try body(child)
-        } catch {
-            try? child.shutDown()
-            throw error
-        }
-        try child.shutDown()
-        return result
+        try Injector.closing(try child(repeat each values), after: body)
     }
 
     /// Makes a child with `values`, awaits `body` with it, and shuts the child down, awaiting
@@ -91,16 +82,7 @@ extension Injector {
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
     ) throws -> Result {
-        let child = try child(modules: modules, overrides: overrides)
-        let result: Result
-        do {
-            result = try body(child)
-        } catch {
-            try? child.shutDown()
-            throw error
-        }
-        try child.shutDown()
-        return result
+        try Injector.closing(try child(modules: modules, overrides: overrides), after: body)
     }
 
     /// Makes a child with the bindings of `modules` and `overrides`, awaits `body` with it, and
@@ -125,6 +107,20 @@ extension Injector {
     ) async throws -> Result {
         let child = try child(modules: modules, overrides: overrides)
         return try await Injector.closing(child, after: body)
+    }
+
+    /// Runs `body` with `child`, then shuts `child` down, whether `body` returned or threw:
+    /// `body`'s error wins over a failure to close.
+    static func closing<Result>(_ child: Injector, after body: (Injector) throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body(child)
+        } catch {
+            try? child.shutDown()
+            throw error
+        }
+        try child.shutDown()
+        return result
     }
 
     /// Awaits `body` with `child`, then shuts `child` down, whether `body` returned or threw:
