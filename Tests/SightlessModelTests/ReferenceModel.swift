@@ -291,13 +291,12 @@ struct ReferenceModel {
     }
 
     /// Whether building `key` from `member` needs await now: an `async` build not kept yet, or
-    /// an initializer over one. A kept value not kept yet that needs await to be built awaits
-    /// itself, whatever of its dependencies exists (the documentation lets a synchronous request
-    /// read existing awaited singletons only below an unscoped value; the library agrees).
+    /// an initializer over one. An initializer whose awaited dependencies are all kept already
+    /// (singletons awaited before, or built by `start`) is built synchronously, whether its own
+    /// value is kept or not: what `start` built is built.
     func needsAwait(_ key: String, from member: Int) -> Bool {
         guard let (owner, binding) = owner(of: key, from: member), let binding else { return false }
         if binding.scope.keeps, members[owner]?.kept[key] != nil { return false }
-        if binding.scope.keeps { return scenario.needsAwait(key, from: members[owner]!.spec) }
         if binding.kind.isAsync { return true }
         if binding.kind == .type { return binding.depKeys.contains { needsAwait($0, from: owner) } }
         return false

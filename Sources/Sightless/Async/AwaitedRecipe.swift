@@ -63,32 +63,40 @@ extension Recipe {
         // Synchronously, a value that awaits in place is the one awaited for the section it is
         // read in; a node built in a section (its leaves awaited for it) is built there, and
         // elsewhere once everything it awaits is stored (singletons awaited before, or at
-        // start-up). A singleton is not built that way: its one build is the awaited one.
+        // start-up). A kept value built synchronously is built so too, by its scope's one build
+        // (its storage's), once what it awaits is stored; until then its one build is an awaited
+        // request's. A kept value whose own build is `async` is built by an awaited request only.
+        let kept = scoping == .keepsOne ? KeptStorage(key, linker, perChild: linker.meaning.owner == .eachChild) : nil
         var ready: (@Sendable () -> Bool)?
-        if case .synchronous = build, scoping == .rebuilds {
-            ready = { awaited.areReady }
+        var builtWhenReady: Plan<Value>?
+        if case .synchronous(let plan) = build {
+            if scoping == .rebuilds {
+                ready = { awaited.areReady }
+            } else if kept != nil, linker.meaning.isolation == nil {
+                ready = { awaited.areReady }
+                builtWhenReady = plan
+            }
         }
-        let synchronous = synchronousPlan(key, build: build, awaited: awaited, leaves: leaves, isReadyChecked: ready != nil,
-                                          reason: reason, offActor: offActor,
-                                          keptIn: scoping == .keepsOne ? scope.name : nil)
+        let synchronous = synchronousPlan(key, build: build, awaited: awaited, leaves: leaves,
+                                          isReadyChecked: ready != nil && kept == nil, reason: reason, offActor: offActor,
+                                          keptIn: kept.map { ($0, scope.name, builtWhenReady) })
         // Built in a consumer's section from its leaves: a consumer that checks them first runs
         // the plan itself.
         var covered: Plan<Value>?
         if case .synchronous(let plan) = build, !leaves.isEmpty { covered = plan }
+        // Ready with the one storage it awaits, when there is one: a consumer checks that storage.
+        let readiness: AnyNode.Readiness? = builtWhenReady == nil ? nil : awaited.onlyStorage.map { .stored($0) } ?? .asked
         // The scope says what it does with a value built with `await`; a template's binding
         // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
-        switch (scoping, linker.meaning.owner == .eachChild) {
+        switch (scoping, kept) {
         case (.rebuilds, _):
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: builds.unscoped, leafBuild: builds.leafBuild, awaited: reason, ready: ready,
                         leaves: leaves, rethrow: rethrow, coveredPlan: covered)
-        case (.keepsOne, false):
-            return keptAwaitingNode(key, linker, synchronous: synchronous, recorded: builds.recorded, reason: reason,
-                                    ready: ready)
-        case (.keepsOne, true):
-            return perChildAwaitingNode(key, linker, synchronous: synchronous, recorded: builds.recorded, reason: reason,
-                                        ready: ready)
-        case (.unsupported, _):
+        case (.keepsOne, let kept?):
+            return keptAwaitingNode(key, linker, kept, synchronous: synchronous, recorded: builds.recorded, reason: reason,
+                                    ready: ready, readiness: readiness)
+        case (.unsupported, _), (.keepsOne, nil):
             throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }
     }
@@ -173,23 +181,45 @@ extension Recipe {
 
     /// The node's synchronous plan: the value awaited for the section it is read in, else, for
     /// a synchronous build whose leaves are awaited (or whose readiness is checked), the build
-    /// once they are; else the error that tells the request to await.
+    /// once they are; for a kept value built synchronously, its scope's one build once they are
+    /// stored; else the error that tells the request to await.
     @inline(__always)
     private static func synchronousPlan<Value>(
         _ key: AnyKey, build: LinkedBuild<Value>, awaited: AwaitedDependencies, leaves: [AwaitedLeaf],
-        isReadyChecked: Bool, reason: AnyKey, offActor: ActorIsolation?, keptIn scope: String?
+        isReadyChecked: Bool, reason: AnyKey, offActor: ActorIsolation?,
+        keptIn kept: (storage: KeptStorage, scope: String, builtWhenReady: Plan<Value>?)?
     ) -> Plan<Value> {
         let notNow: @Sendable () -> InjectionError = {
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             // A kept value not stored yet: its one build is an awaited request's.
-            if let scope {
-                return InjectionError(.keptNotBuilt(key: key, scope: scope, awaited: reason,
+            if let kept {
+                return InjectionError(.keptNotBuilt(key: key, scope: kept.scope, awaited: reason,
                                                     awaitedIsBuilt: reason != key && awaited.areReady), path: [key])
             }
             return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
         }
         // Most often one singleton is all that must be stored: its storage is read in place.
         let onlyStorage = awaited.onlyStorage
+        if let kept, let plan = kept.builtWhenReady {
+            // Built by the storage's one build, unless an awaited request is building it.
+            let storage = kept.storage
+            if let onlyStorage {
+                return { resolution in
+                    if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
+                    if onlyStorage.isFilled {
+                        return try storage.of(resolution.injector).instance(&resolution, build: plan, whileAwaited: notNow)
+                    }
+                    throw notNow()
+                }
+            }
+            return { resolution in
+                if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
+                if awaited.areReady {
+                    return try storage.of(resolution.injector).instance(&resolution, build: plan, whileAwaited: notNow)
+                }
+                throw notNow()
+            }
+        }
         switch build {
         case .synchronous(let plan) where !leaves.isEmpty:
             if let onlyStorage {
@@ -223,64 +253,63 @@ extension Recipe {
         }
     }
 
-    /// The node of a value built with `await` that its scope keeps once: its one build, by
-    /// `recorded`, is awaited by every request that finds nothing stored yet.
+    /// The node of a value built with `await` that its scope keeps once (per child, for a
+    /// template's binding: `Meaning.Owner.eachChild`): its one build, by `recorded`, is awaited
+    /// by every request that finds nothing stored yet; a synchronous build whose awaited
+    /// dependencies are stored is built as a synchronous request builds it (`ready`), awaited
+    /// or not, by the storage's one build.
     @inline(__always)
     private static func keptAwaitingNode<Value>(
-        _ key: AnyKey, _ linker: any Linking & LinkingNode, synchronous: @escaping Plan<Value>,
-        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
+        _ key: AnyKey, _ linker: any Linking & LinkingNode, _ kept: KeptStorage, synchronous: @escaping Plan<Value>,
+        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?,
+        readiness: AnyNode.Readiness?
     ) -> AnyNode {
-        let storage = InstanceStorage(key)
-        storage.closer = linker.closer
         let owner = linker.owner
-        let stored: Plan<Value> = { resolution in
-            if let value = storage.existing(as: Value.self) { return value }
-            return try synchronous(&resolution)
-        }
-        let build: AsyncPlan<Value> = { request in
-            // Awaiting the build this task is running would await for ever.
-            try AwaitedReentry.check(key, through: .singleton)
-            // Built for the injector that owns the binding, as a synchronous singleton is.
-            let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
-            return try await storage.awaitInstance(request.injector.builds) {
-                Transfer(try await recorded(dependency))
+        let stored: Plan<Value>
+        let build: AsyncPlan<Value>
+        switch kept {
+        case .one(let storage):
+            stored = { resolution in
+                if let value = storage.existing(as: Value.self) { return value }
+                return try synchronous(&resolution)
             }
-        }
-        return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
-                    asyncPlan: build, awaited: reason, ready: ready)
-    }
-
-    /// The node of a child template's singleton built with `await`: one storage per child,
-    /// awaited like any singleton's.
-    @inline(__always)
-    private static func perChildAwaitingNode<Value>(
-        _ key: AnyKey, _ linker: any Linking & LinkingNode, synchronous: @escaping Plan<Value>,
-        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?
-    ) -> AnyNode {
-        // The slot's identity is the node's for as long as the node lives: the closures keep
-        // the slot, or another node's could take its address.
-        let scopeSlot = ScopeSlot()
-        let owner = linker.owner
-        let closer = linker.closer
-        let storage: @Sendable (Injector) throws -> InstanceStorage = { injector in
-            try injector.templateChild(of: owner, building: key)
-                .storage(for: ObjectIdentifier(scopeSlot), key: key, closer: closer)
-        }
-        let stored: Plan<Value> = { resolution in
-            if let value = try storage(resolution.injector).existing(as: Value.self) { return value }
-            return try synchronous(&resolution)
-        }
-        let build: AsyncPlan<Value> = { request in
-            try AwaitedReentry.check(key, through: .singleton)
-            let child = try request.injector.templateChild(of: owner, building: key)
-            let dependency = request.withoutArguments.kept(by: child, weakly: true)
-            return try await child.storage(for: ObjectIdentifier(scopeSlot), key: key, closer: closer)
-                .awaitInstance(request.injector.builds) {
-                Transfer(try await recorded(dependency))
+            build = { request in
+                // Awaiting the build this task is running would await for ever.
+                try AwaitedReentry.check(key, through: .singleton)
+                if let ready, ready() {
+                    return try AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
+                        try stored(&resolution)
+                    }
+                }
+                // Built for the injector that owns the binding, as a synchronous singleton is.
+                let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
+                return try await storage.awaitInstance(request.injector.builds) {
+                    Transfer(try await recorded(dependency))
+                }
             }
+            return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
+                        asyncPlan: build, awaited: reason, ready: ready, readiness: readiness)
+        case .perChild:
+            stored = { resolution in
+                if let value = try kept.of(resolution.injector).existing(as: Value.self) { return value }
+                return try synchronous(&resolution)
+            }
+            build = { request in
+                try AwaitedReentry.check(key, through: .singleton)
+                if let ready, ready() {
+                    return try AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
+                        try stored(&resolution)
+                    }
+                }
+                let child = try request.injector.templateChild(of: owner, building: key)
+                let dependency = request.withoutArguments.kept(by: child, weakly: true)
+                return try await kept.of(request.injector).awaitInstance(request.injector.builds) {
+                    Transfer(try await recorded(dependency))
+                }
+            }
+            return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
+                        asyncPlan: build, awaited: reason, ready: ready, readiness: readiness)
         }
-        return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
-                    asyncPlan: build, awaited: reason, ready: ready)
     }
 
     /// A closure binding that awaits.
@@ -330,5 +359,37 @@ extension Recipe {
                 }
             }
         })
+    }
+}
+
+/// Where a value built with `await` that its scope keeps once lies: one storage for the
+/// injector that owns the binding, or one per child of a template, found in the child running
+/// the request.
+enum KeptStorage: Sendable {
+    case one(InstanceStorage)
+    /// The slot's identity is the node's for as long as the node lives: the storage keeps the
+    /// slot, or another node's could take its address.
+    case perChild(slot: ScopeSlot, owner: CompilationOwner, key: AnyKey, closer: ValueCloser?)
+
+    init(_ key: AnyKey, _ linker: any Linking & LinkingNode, perChild: Bool) {
+        if perChild {
+            self = .perChild(slot: ScopeSlot(), owner: linker.owner, key: key, closer: linker.closer)
+        } else {
+            let storage = InstanceStorage(key)
+            storage.closer = linker.closer
+            self = .one(storage)
+        }
+    }
+
+    /// The storage for a request of `injector`.
+    @inline(__always)
+    func of(_ injector: Injector) throws -> InstanceStorage {
+        switch self {
+        case .one(let storage):
+            return storage
+        case .perChild(let slot, let owner, let key, let closer):
+            return try injector.templateChild(of: owner, building: key)
+                .storage(for: ObjectIdentifier(slot), key: key, closer: closer)
+        }
     }
 }

@@ -258,8 +258,10 @@ extension InjectionError.Problem {
         case needsAwait(key: AnyKey, awaited: AnyKey)
         /// `key`, kept in `scope` (a singleton, say) and built with `await` (because of
         /// `awaited`), was requested synchronously before an awaited request built it: a kept
-        /// value that needs `await` is built by an awaited request only, even when what it
-        /// awaits is stored already (`awaitedIsBuilt`), and is read by any request once it is.
+        /// value whose own build is `async` is built by an awaited request only; one whose build
+        /// is synchronous is built by a synchronous request once what it awaits is stored, unless
+        /// an awaited request is building it then (`awaitedIsBuilt`). Read by any request once
+        /// it is stored.
         case keptNotBuilt(key: AnyKey, scope: String, awaited: AnyKey, awaitedIsBuilt: Bool)
         /// `key` is built with `await` (because of `awaited`) and kept in `scope`, which keeps
         /// only values built synchronously: an awaited value can be unscoped, a singleton or

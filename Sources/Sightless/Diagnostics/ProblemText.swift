@@ -185,7 +185,7 @@ enum ProblemText {
                 return "\(key) is \(article(scope)) \(scope) built with await (its initializer, closure or provider is async), and was requested synchronously before an awaited request built it."
             }
             let why = awaitedIsBuilt
-                ? "it needs \(awaited), which is built already, but a kept value that needs await is built by an awaited request only"
+                ? "it needs \(awaited), which is built already, but an awaited request builds it"
                 : "it needs \(awaited), whose initializer, closure or provider is async"
             return "\(key) is \(article(scope)) \(scope) built with await (\(why)), and was requested synchronously before an awaited request built it."
         case .awaitedInScope(let key, let scope, let awaited):

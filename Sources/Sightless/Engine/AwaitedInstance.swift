@@ -15,46 +15,64 @@ extension InstanceStorage {
         // The awaited build this code runs in, if any: it waits for this storage's build, which
         // must not wait for it in turn (`BuildCoordinator.beginAwaitedWait`).
         let waiter = AwaitedReentry.building
-        let claim = coordinator.withWaits { waits -> AwaitedClaim in
-            if let running = awaitedBuild {
-                if let waiter, let circle = waits.beginAwaitedWait(waiter, for: self) { return .circle(circle) }
-                return .wait(running)
-            }
-            if isFilled { return .built }
-            // The injector keeping it was shut down: nothing is built.
-            if sealed { return .shutDown }
-            let task = Task {
-                do {
-                    let value = try await AwaitedReentry.$building.withValue(self) { try await build() }
-                    var kept = false
-                    coordinator.finish(self) {
-                        kept = self.store(value.value)
-                        self.awaitedBuild = nil
+        while true {
+            let claim = coordinator.withWaits { waits -> AwaitedClaim in
+                if let running = awaitedBuild {
+                    if let waiter, let circle = waits.beginAwaitedWait(waiter, for: self) { return .circle(circle) }
+                    return .wait(running)
+                }
+                if isFilled { return .built }
+                // The injector keeping it was shut down: nothing is built.
+                if sealed { return .shutDown }
+                // A thread builds it synchronously (what it awaits was stored): its one build.
+                if builder != 0 { return .synchronous }
+                let task = Task {
+                    do {
+                        let value = try await AwaitedReentry.$building.withValue(self) { try await build() }
+                        var kept = false
+                        coordinator.finish(self) {
+                            kept = self.store(value.value)
+                            self.awaitedBuild = nil
+                        }
+                        // Built after the injector was shut down: handed to no one, closed here.
+                        if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key, closer: self.closer) }
+                    } catch {
+                        coordinator.withLock { self.awaitedBuild = nil }
+                        throw error
                     }
-                    // Built after the injector was shut down: handed to no one, closed here.
-                    if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key, closer: self.closer) }
-                } catch {
-                    coordinator.withLock { self.awaitedBuild = nil }
-                    throw error
+                }
+                awaitedBuild = task
+                // Nothing waits for a build just begun: no circle to look for.
+                if let waiter { _ = waits.beginAwaitedWait(waiter, for: self) }
+                return .wait(task)
+            }
+            switch claim {
+            case .built:
+                break
+            case .circle(let keys):
+                throw InjectionError(.reentered(key: key, through: .otherThread), path: keys)
+            case .shutDown:
+                throw InjectionError(.injectorShutDown(key: key), path: [key])
+            case .wait(let task):
+                defer {
+                    if let waiter { coordinator.withWaits { $0.endAwaitedWait(waiter, for: self) } }
+                }
+                try await task.value
+            case .synchronous:
+                // Waits as a thread waits for another's build, which runs no awaited build; when
+                // that build failed, this one looks again (and may build).
+                switch coordinator.claim(self, thread: currentThread()) {
+                case .built: break
+                case .build:
+                    coordinator.finish(self) {}
+                    continue
+                case .awaited: continue
+                case .reentered: throw InjectionError(.reentered(key: key, through: .singleton), path: [key])
+                case .deadlock: throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
+                case .shutDown: throw InjectionError(.injectorShutDown(key: key), path: [key])
                 }
             }
-            awaitedBuild = task
-            // Nothing waits for a build just begun: no circle to look for.
-            if let waiter { _ = waits.beginAwaitedWait(waiter, for: self) }
-            return .wait(task)
-        }
-        switch claim {
-        case .built:
             break
-        case .circle(let keys):
-            throw InjectionError(.reentered(key: key, through: .otherThread), path: keys)
-        case .shutDown:
-            throw InjectionError(.injectorShutDown(key: key), path: [key])
-        case .wait(let task):
-            defer {
-                if let waiter { coordinator.withWaits { $0.endAwaitedWait(waiter, for: self) } }
-            }
-            try await task.value
         }
         guard let value = existing(as: Value.self) else { throw missing(in: coordinator) }
         return value
@@ -69,6 +87,8 @@ private enum AwaitedClaim {
     case wait(Task<Void, any Error>)
     case circle([AnyKey])
     case shutDown
+    /// A thread is building it synchronously.
+    case synchronous
 }
 
 extension InstanceStorage {

@@ -35,6 +35,10 @@ final class BuildCoordinator: Sendable {
         case deadlock
         /// The injector keeping the instance was shut down: nothing is built.
         case shutDown
+        /// An awaited request is building the instance (`InstanceStorage.awaitInstance`): a
+        /// thread does not wait for a task, which may need this thread's builds; it is told to
+        /// await the instance instead.
+        case awaited
     }
 
     /// Waits until `storage` holds an instance or this thread may build it.
@@ -43,6 +47,7 @@ final class BuildCoordinator: Sendable {
             waits.waiting[thread] = nil
             if storage.isFilled { return .built }
             if storage.sealed { return .shutDown }
+            if storage.awaitedBuild != nil { return .awaited }
             if storage.builder == 0 {
                 storage.builder = thread
                 return .build

@@ -99,8 +99,20 @@ public final class InstanceStorage {
         return try create(&resolution, build: build)
     }
 
+    /// The instance, built by `build` unless an awaited request is building it: then the error
+    /// `whileAwaited` makes, telling the request to await it (`BuildCoordinator.Turn.awaited`).
+    @inline(__always)
+    func instance<Value>(
+        _ resolution: inout Resolution, build: Plan<Value>, whileAwaited: @escaping @Sendable () -> InjectionError
+    ) throws -> Value {
+        if let value = existing(as: Value.self) { return value }
+        return try create(&resolution, build: build, whileAwaited: whileAwaited)
+    }
+
     @inline(never)
-    private func create<Value>(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
+    private func create<Value>(
+        _ resolution: inout Resolution, build: Plan<Value>, whileAwaited: (@Sendable () -> InjectionError)? = nil
+    ) throws -> Value {
         let coordinator = resolution.injector.builds
         switch coordinator.claim(self, thread: currentThread()) {
         case .built:
@@ -111,6 +123,8 @@ public final class InstanceStorage {
             throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
         case .shutDown:
             throw InjectionError(.injectorShutDown(key: key), path: [key])
+        case .awaited:
+            throw whileAwaited?() ?? InjectionError(.needsAwait(key: key, awaited: key), path: [key])
         case .build:
             guard valueType == ObjectIdentifier(Value.self) else {
                 coordinator.finish(self) {}

@@ -99,6 +99,9 @@ final class Node<Value>: AnyNode {
     /// For a node that needs `await`: whether what it awaits is stored, so that its own
     /// synchronous plan can run.
     private let awaitedReady: (@Sendable () -> Bool)?
+    /// How consumers decide `isReady` when the node says so itself: a kept value built
+    /// synchronously once the one storage it awaits is filled is ready with that storage.
+    private let decidedReadiness: Readiness?
     private let leaves: [AwaitedLeaf]
     private let leavesRethrow: (@Sendable (any Error) -> InjectionError)?
     /// For a node built in its consumer's section from leaves it awaits for it (`AwaitedLeaf`):
@@ -129,6 +132,7 @@ final class Node<Value>: AnyNode {
 
     override var readiness: Readiness {
         guard asyncPlan != nil else { return .always }
+        if let decidedReadiness { return decidedReadiness }
         if awaitedReady == nil, let storage { return .stored(storage) }
         return .asked
     }
@@ -147,6 +151,7 @@ final class Node<Value>: AnyNode {
         self.asyncPlan = nil
         self.awaitedKey = nil
         self.awaitedReady = nil
+        self.decidedReadiness = nil
         self.leaves = []
         self.leavesRethrow = nil
         self.coveredPlan = nil
@@ -158,13 +163,14 @@ final class Node<Value>: AnyNode {
     /// A node that needs `await` because of `awaited`.
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
-        leafBuild: LeafBuild? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, leaves: [AwaitedLeaf] = [],
-        rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
+        leafBuild: LeafBuild? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, readiness: Readiness? = nil,
+        leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
     ) {
         self.plan = provision.plan
         self.asyncPlan = asyncPlan
         self.awaitedKey = awaited
         self.awaitedReady = ready
+        self.decidedReadiness = readiness
         self.leaves = leaves
         self.leavesRethrow = rethrow
         self.coveredPlan = leaves.isEmpty ? nil : coveredPlan

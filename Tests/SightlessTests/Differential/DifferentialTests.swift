@@ -14,8 +14,10 @@ import Testing
 // predicts (`DfModel`, written from the documented rules): the same value (compared by its
 // structure), the same sharing (whether two requests got one kept object, and whether a child's
 // got its family's) and the same error kind. The only differences between paths are those the
-// model predicts: `needsAwait` on a synchronous path for a key whose build needs `await`, and
-// `offActor` on a synchronous path off the main actor for a key built on the main actor.
+// model predicts: `needsAwait` on a synchronous path for a key whose build needs `await` now (its
+// own build is `async`, or it needs at once a value built with `await` that is not stored yet: a
+// value over stored ones, kept or not, is built synchronously), and `offActor` on a synchronous
+// path off the main actor for a key built on the main actor.
 //
 //   swift test --filter Differential                                     the default count
 //   SIGHTLESS_DIFFERENTIAL_COUNT=20000 swift test --filter Differential  more configurations

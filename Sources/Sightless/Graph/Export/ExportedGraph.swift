@@ -19,6 +19,8 @@ struct ExportedGraph {
         /// The actor a nonisolated value needs to be built, through a dependency it builds at
         /// once: it is built there when requested there, and awaits it elsewhere.
         var needs: ActorIsolation?
+        /// What `await` the node needs (`ExportedGraph.awaiting`), or `nil` for none.
+        var awaiting: String?
 
         /// `singleton, type`, who keeps a kept value (`kept by this injector`, `kept by each
         /// child`), the actor of an isolated one (or the one a nonisolated one needs to be
@@ -31,6 +33,7 @@ struct ExportedGraph {
             } else if let needs {
                 parts.append("needs \(needs) to be built")
             }
+            if let awaiting { parts.append(awaiting) }
             if !creationTime.isEmpty {
                 parts.append("dynamic: " + creationTime.map(\.key.typeName).joined(separator: ", "))
             }
@@ -83,11 +86,43 @@ struct ExportedGraph {
                 },
                 decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location),
                 meaning: meanings[original],
-                needs: needs[original]?.0)
+                needs: needs[original]?.0,
+                awaiting: Self.awaiting(original, in: graph, meanings: meanings))
         }
         var index: [AnyKey: Int] = [:]
         for (position, node) in nodes.enumerated() where index[node.key] == nil { index[node.key] = position }
         self.index = index
+    }
+
+    /// What `await` a node needs, as the export says it: `built with await` (its own build is
+    /// `async`); `ready once started (Pool)` when what it awaits is only eager singletons, which
+    /// `Injector.start` builds; `ready once Pool is built` when it is only values kept once,
+    /// after which a synchronous request builds it; else `needs await (Pool)`. Read from the
+    /// graph's decisions: the `async` builds the node reaches through dependencies it builds at
+    /// once, and whether a value on the way is isolated to an actor.
+    static func awaiting(_ index: Int, in graph: BindingGraph, meanings: [Meaning]) -> String? {
+        guard let reason = meanings[index].awaited else { return nil }
+        if reason == graph.nodes[index].key { return "built with await" }
+        var seen: Set<Int> = [index]
+        var stack = [index]
+        var allEager = true
+        while let current = stack.popLast() {
+            let meaning = meanings[current]
+            // Built on an actor, or rebuilt by every request from an `async` build: awaited always.
+            if meaning.isolation != nil { return "needs await (\(reason))" }
+            let vertex = graph.nodes[current]
+            if meaning.awaited == vertex.key || vertex.edges.isEmpty {
+                if meaning.owner == .none { return "needs await (\(reason))" }
+                if vertex.recipe?.scope.strategy.isEager != true { allEager = false }
+                continue
+            }
+            for edge in vertex.edges where !edge.isDeferred {
+                if let target = edge.target, meanings[target].awaited != nil, seen.insert(target).inserted {
+                    stack.append(target)
+                }
+            }
+        }
+        return allEager ? "ready once started (\(reason))" : "ready once \(reason) is built"
     }
 
     private static func source(of recipe: Recipe?) -> String {

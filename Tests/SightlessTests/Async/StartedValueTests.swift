@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sightless
+import Testing
+
+// A server's wiring: a pool that is an eager singleton built with await, which `Injector.start`
+// builds; per request, a child whose session (kept per child) leases from the pool; a handler,
+// unscoped, over the session.
+
+private final class StartedPool: Injectable, Sendable {
+    init() async {}
+    static let initializer = Initializer(StartedPool.init)
+}
+
+/// How many sessions were built.
+private final class SessionCount: Sendable {
+    let builds = Locked(0)
+}
+
+private final class StartedSession: Injectable, Sendable {
+    let pool: StartedPool
+    init(pool: StartedPool, count: SessionCount) {
+        self.pool = pool
+        count.builds.withLock { $0 += 1 }
+        // Long enough for requests of one child to overlap.
+        usleep(2_000)
+    }
+    static let initializer = Initializer(StartedSession.init(pool:count:))
+}
+
+private final class StartedHandler: Injectable, Sendable {
+    let session: StartedSession
+    init(session: StartedSession) { self.session = session }
+    static let initializer = Initializer(StartedHandler.init(session:))
+}
+
+private final class LazyHandler: Injectable, Sendable {
+    let session: Lazy<StartedSession>
+    init(session: Lazy<StartedSession>) { self.session = session }
+    static let initializer = Initializer(LazyHandler.init(session:))
+}
+
+private final class SlowPool: Injectable, Sendable {
+    init() async throws { try await Task.sleep(for: .milliseconds(20)) }
+    static let initializer = Initializer(SlowPool.init)
+}
+
+private final class SlowPoolSession: Injectable, Sendable {
+    init(pool: SlowPool, count: SessionCount) {
+        count.builds.withLock { $0 += 1 }
+        usleep(5_000)
+    }
+    static let initializer = Initializer(SlowPoolSession.init(pool:count:))
+}
+
+private struct RequestNumber: Sendable {
+    let value: Int
+}
+
+private func serverBindings(_ count: SessionCount, pool scope: Scope = .eagerSingleton) -> Bindings {
+    Bindings { binder in
+        binder.bind(StartedPool.self).in(scope)
+        binder.bind(SessionCount.self).to(instance: count)
+    }
+}
+
+@Suite("What start built is built: a value over a started eager singleton is requested synchronously")
+struct StartedValueTests {
+    @Test("after start, a handler over a template child's session over the started pool is requested synchronously")
+    func handlerOverPerChildSession() async throws {
+        let count = SessionCount()
+        let app = try await Injector.start(modules: [serverBindings(count)])
+        let requests = try app.childTemplate(providing: RequestNumber.self) { $0.bind(StartedSession.self).in(.singleton) }
+        let child = try requests.child(RequestNumber(value: 1))
+        let first = try child.getInstance(StartedHandler.self)
+        let second = try child.getInstance(StartedHandler.self)
+        #expect(first !== second)
+        #expect(first.session === second.session)
+        #expect(first.session.pool === (try app.getInstance(StartedPool.self)))
+        let other = try requests.child(RequestNumber(value: 2)).getInstance(StartedHandler.self)
+        #expect(other.session !== first.session)
+        #expect(count.builds.withLock { $0 } == 2)
+    }
+
+    @Test("after start, a handler over a plain child's singleton over the started pool is requested synchronously")
+    func handlerOverPlainChildSingleton() async throws {
+        let count = SessionCount()
+        let app = try await Injector.start(modules: [serverBindings(count)])
+        let child = try app.child { $0.bind(StartedSession.self).in(.singleton) }
+        let handler = try child.getInstance(StartedHandler.self)
+        #expect(handler.session === (try child.getInstance(StartedHandler.self)).session)
+        #expect(handler.session === (try await child.instance(StartedSession.self)))
+        #expect(count.builds.withLock { $0 } == 1)
+    }
+
+    @Test("after start, a Lazy of the per-child session gets it synchronously")
+    func lazySessionAfterStart() async throws {
+        let count = SessionCount()
+        let app = try await Injector.start(modules: [serverBindings(count)])
+        let requests = try app.childTemplate(providing: RequestNumber.self) { $0.bind(StartedSession.self).in(.singleton) }
+        let child = try requests.child(RequestNumber(value: 1))
+        let lazy = try child.getInstance(LazyHandler.self).session
+        #expect(try lazy.get() === (try child.getInstance(StartedHandler.self)).session)
+    }
+
+    @Test("after start, a Factory of the handler makes it synchronously")
+    func factoryHandlerAfterStart() async throws {
+        let count = SessionCount()
+        let app = try await Injector.start(modules: [serverBindings(count)])
+        let requests = try app.childTemplate(providing: RequestNumber.self) { $0.bind(StartedSession.self).in(.singleton) }
+        let child = try requests.child(RequestNumber(value: 1))
+        let factory = try child.getInstance(Factory<StartedHandler>.self)
+        #expect(try factory.make().session === (try factory.make()).session)
+        #expect(count.builds.withLock { $0 } == 1)
+    }
+
+    @Test("an awaited request of the handler gets the session a synchronous request built")
+    func awaitedAfterSynchronous() async throws {
+        let count = SessionCount()
+        let app = try await Injector.start(modules: [serverBindings(count)])
+        let requests = try app.childTemplate(providing: RequestNumber.self) { $0.bind(StartedSession.self).in(.singleton) }
+        let child = try requests.child(RequestNumber(value: 1))
+        let awaited = try await child.instance(StartedHandler.self)
+        #expect(try child.getInstance(StartedHandler.self).session === awaited.session)
+        #expect(count.builds.withLock { $0 } == 1)
+    }
+
+    @Test("one child's session is built once under concurrent synchronous and awaited requests")
+    func oneSessionUnderContention() async throws {
+        let count = SessionCount()
+        let app = try await Injector.start(modules: [serverBindings(count)])
+        let requests = try app.childTemplate(providing: RequestNumber.self) { $0.bind(StartedSession.self).in(.singleton) }
+        let child = try requests.child(RequestNumber(value: 1))
+        let sessions = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    if index.isMultiple(of: 2) { return ObjectIdentifier(try child.getInstance(StartedHandler.self).session) }
+                    return ObjectIdentifier(try await child.instance(StartedHandler.self).session)
+                }
+            }
+            var sessions: Set<ObjectIdentifier> = []
+            for try await session in group { sessions.insert(session) }
+            return sessions
+        }
+        #expect(sessions.count == 1)
+        #expect(count.builds.withLock { $0 } == 1)
+    }
+
+    @Test("an injector built synchronously with an eager singleton that needs await still fails at once")
+    func eagerAwaitedNeedsStart() throws {
+        let error = #expect(throws: InjectionError.self) { _ = try Injector(modules: [serverBindings(SessionCount())]) }
+        #expect(error?.kind == .needsAwait)
+    }
+
+    @Test("before its awaited singleton is built, a synchronous request of a child's session over it still needs await")
+    func beforeBuiltStillNeedsAwait() async throws {
+        let count = SessionCount()
+        let app = try Injector(modules: [serverBindings(count, pool: .singleton)])
+        let child = try app.child { $0.bind(StartedSession.self).in(.singleton) }
+        let error = #expect(throws: InjectionError.self) { _ = try child.getInstance(StartedHandler.self) }
+        #expect(error?.kind == .needsAwait)
+        _ = try await app.instance(StartedPool.self)
+        #expect(try child.getInstance(StartedHandler.self).session === (try child.getInstance(StartedSession.self)))
+        #expect(count.builds.withLock { $0 } == 1)
+    }
+
+    @Test("explain says a handler over a started eager singleton is ready once started, and the pool is built with await")
+    func explainSaysReadyOnceStarted() async throws {
+        let app = try await Injector.start(modules: [serverBindings(SessionCount())])
+        let requests = try app.childTemplate(providing: RequestNumber.self) { $0.bind(StartedSession.self).in(.singleton) }
+        let explained = try app.explain(StartedHandler.self)
+        #expect(explained.contains("StartedHandler — unscoped, just-in-time type, ready once started (StartedPool)"))
+        #expect(explained.contains("StartedPool — eager singleton, type, kept by this injector, built with await"))
+        #expect(requests.exportGraph(as: .text).contains("StartedSession — singleton, type, kept by each child, ready once"))
+    }
+
+    @Test("explain says a value over a singleton built with await is ready once it is built, and one over an unscoped one needs await")
+    func explainSaysReadyOnceBuilt() throws {
+        let app = try Injector(modules: [serverBindings(SessionCount(), pool: .singleton)])
+        #expect(try app.explain(StartedHandler.self).contains("ready once StartedPool is built"))
+        let unscoped = try Injector(modules: [serverBindings(SessionCount(), pool: .unscoped)])
+        #expect(try unscoped.explain(StartedHandler.self).contains("needs await (StartedPool)"))
+    }
+
+    @Test("a synchronous request while an awaited request builds the singleton is told to await, and it is built once")
+    func synchronousWhileAwaitedBuilds() async throws {
+        let count = SessionCount()
+        let app = try Injector(modules: [Bindings { binder in
+            binder.bind(SlowPool.self).in(.singleton)
+            binder.bind(SessionCount.self).to(instance: count)
+        }])
+        let child = try app.child { $0.bind(SlowPoolSession.self).in(.singleton) }
+        let awaited = Task { try await child.instance(SlowPoolSession.self) }
+        var synchronous: SlowPoolSession?
+        while synchronous == nil {
+            do {
+                synchronous = try child.getInstance(SlowPoolSession.self)
+            } catch {
+                #expect(error.kind == .needsAwait)
+                try await Task.sleep(for: .microseconds(200))
+            }
+        }
+        #expect(try await awaited.value === synchronous)
+        #expect(count.builds.withLock { $0 } == 1)
+    }
+}
