@@ -72,8 +72,13 @@ extension Recipe {
         if case .synchronous(let plan) = build {
             if scoping == .rebuilds {
                 ready = { awaited.areReady }
-            } else if kept != nil, linker.meaning.isolation == nil {
-                ready = { awaited.areReady }
+            } else if let kept, linker.meaning.isolation == nil {
+                // Not while an awaited request builds it: a request then awaits that build.
+                if case .one(let storage) = kept {
+                    ready = { awaited.areReady && !storage.isBuildingAwaited }
+                } else {
+                    ready = { awaited.areReady }
+                }
                 builtWhenReady = plan
             }
         }
@@ -276,11 +281,9 @@ extension Recipe {
             build = { request in
                 // Awaiting the build this task is running would await for ever.
                 try AwaitedReentry.check(key, through: .singleton)
-                if let ready, ready() {
-                    return try AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
-                        try stored(&resolution)
-                    }
-                }
+                // An awaited request that began building it after `ready()` was asked makes the
+                // synchronous build fail with `needsAwait`: that build is awaited instead.
+                if let ready, ready(), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 // Built for the injector that owns the binding, as a synchronous singleton is.
                 let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
                 return try await storage.awaitInstance(request.injector.builds) {
@@ -296,11 +299,7 @@ extension Recipe {
             }
             build = { request in
                 try AwaitedReentry.check(key, through: .singleton)
-                if let ready, ready() {
-                    return try AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
-                        try stored(&resolution)
-                    }
-                }
+                if let ready, ready(), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
                 return try await kept.of(request.injector).awaitInstance(request.injector.builds) {
@@ -309,6 +308,22 @@ extension Recipe {
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, ready: ready, readiness: readiness)
+        }
+    }
+
+    /// A kept value built by its synchronous plan `stored` for an awaited request, or `nil` when
+    /// that plan fails with `needsAwait` (an awaited request is building it, or something it
+    /// needs, now): the caller awaits the build instead.
+    @inline(__always)
+    private static func synchronouslyUnlessAwaited<Value>(
+        _ request: AsyncRequest, _ stored: Plan<Value>
+    ) throws -> Value? {
+        do {
+            return try AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
+                try stored(&resolution)
+            }
+        } catch let error as InjectionError where error.kind == .needsAwait {
+            return nil
         }
     }
 

@@ -94,7 +94,15 @@ extension Injector {
         // (built synchronously, or what it awaits is stored) runs its plan here.
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil), let node = found.node {
             if let value = found.instance?.existingVerified(as: Value.self) { return value }
-            if node.reading({ node in node.isReady }) { return try run(node, as: Value.self, name: nil) }
+            if node.reading({ node in node.isReady }) {
+                // An awaited request may begin building a kept value after `isReady` was read:
+                // the synchronous build then fails with `needsAwait`, and this request awaits.
+                do throws(InjectionError) {
+                    return try run(node, as: Value.self, name: nil)
+                } catch {
+                    return try await awaitedRequest(Value.self, name: nil, failedSynchronously: error)
+                }
+            }
         }
         return try await awaitedRequest(Value.self, name: nil)
     }
@@ -108,7 +116,15 @@ extension Injector {
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name), let node = found.node {
             if let value = found.instance?.existingVerified(as: Value.self) { return value }
-            if node.reading({ node in node.isReady }) { return try run(node, as: Value.self, name: key.name) }
+            if node.reading({ node in node.isReady }) {
+                // An awaited request may begin building a kept value after `isReady` was read:
+                // the synchronous build then fails with `needsAwait`, and this request awaits.
+                do throws(InjectionError) {
+                    return try run(node, as: Value.self, name: key.name)
+                } catch {
+                    return try await awaitedRequest(Value.self, name: key.name, failedSynchronously: error)
+                }
+            }
         }
         return try await awaitedRequest(Value.self, name: key.name)
     }
@@ -140,6 +156,17 @@ extension Injector {
     /// An awaited request without dynamic arguments.
     @usableFromInline nonisolated(nonsending)
     func awaitedRequest<Value>(_ type: Value.Type, name: String?) async throws(InjectionError) -> Value {
+        try await awaitedRequest(Value.self, name: name, failedSynchronously: nil)
+    }
+
+    /// An awaited request without dynamic arguments; `failedSynchronously` is the error of a
+    /// synchronous build the caller ran first because the node was ready: unless it is a
+    /// `needsAwait` of a node that can be awaited, it is thrown, and else the node is awaited
+    /// with no second synchronous attempt.
+    @usableFromInline nonisolated(nonsending)
+    func awaitedRequest<Value>(
+        _ type: Value.Type, name: String?, failedSynchronously: InjectionError?
+    ) async throws(InjectionError) -> Value {
         // `instance(_:)`, inlined where the type is known, read a stored value already. Nothing
         // here holds an optional `Value`: unspecialized, its type would be looked up at run time.
         let key = AnyKey(type: Value.self, name: name)
@@ -150,9 +177,23 @@ extension Injector {
         } else {
             try await awaitedNode(Value.self, name: name)
         }
-        // What it awaits is stored (an async singleton opened before): built as a synchronous
-        // request builds it, with no task, section or await; a kept value is read by its plan.
-        guard let plan = node.asyncPlan, !node.isReady else { return try run(node, plan: node.plan) }
+        guard let plan = node.asyncPlan else {
+            if let failedSynchronously { throw failedSynchronously }
+            return try run(node, plan: node.plan)
+        }
+        if let failedSynchronously {
+            guard failedSynchronously.kind == .needsAwait else { throw failedSynchronously }
+        } else if node.isReady {
+            // What it awaits is stored (an async singleton opened before): built as a synchronous
+            // request builds it, with no task, section or await; a kept value is read by its
+            // plan. When an awaited request began building a kept value it needs in between,
+            // that build fails with `needsAwait`: this request awaits instead.
+            do throws(InjectionError) {
+                return try run(node, plan: node.plan)
+            } catch {
+                guard error.kind == .needsAwait else { throw error }
+            }
+        }
         guard node.signature == nil else {
             throw argumentCountError(key, signature: node.signature, passed: [])
         }
@@ -260,19 +301,38 @@ extension Injector {
         guard !isShutDown.load(ordering: .relaxed), let found = known ?? compiled(Value.self, name: name) else {
             return nil
         }
-        if found.reading({ node in node.isReady }) { return try synchronously(found) }
+        // A `needsAwait` of a node that can be awaited: an awaited request began building a kept
+        // value it needs after `isReady` was read; this request awaits it (`awaitPlaced`).
+        var failedSynchronously: InjectionError?
+        if found.reading({ node in node.isReady }) {
+            do throws(InjectionError) {
+                return try synchronously(found)
+            } catch {
+                guard error.kind == .needsAwait else { throw error }
+                failedSynchronously = error
+            }
+        }
         let node = try found.object.typed(as: Value.self)
-        guard let signature = node.signature, matches(signature) else { return nil }
+        guard let signature = node.signature, matches(signature) else {
+            if let failedSynchronously { throw failedSynchronously }
+            return nil
+        }
         let placed = AwaitedArguments(for: signature)
         place(placed, signature)
         defer { destroy(placed, signature) }
-        return try await awaitPlaced(node, arguments: placed.arguments, key: AnyKey(type: Value.self, name: name))
+        return try await awaitPlaced(node, arguments: placed.arguments, key: AnyKey(type: Value.self, name: name),
+                                     failedSynchronously: failedSynchronously)
     }
 
-    /// Awaits the plan of a node that needs `await`, its arguments placed.
+    /// Awaits the plan of a node that needs `await`, its arguments placed; `failedSynchronously`
+    /// is thrown when the node has no awaited plan.
     @usableFromInline nonisolated(nonsending)
-    func awaitPlaced<Value>(_ node: Node<Value>, arguments: ArgumentBuffer, key: AnyKey) async throws(InjectionError) -> Value {
-        guard let plan = node.asyncPlan else { throw InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key]) }
+    func awaitPlaced<Value>(
+        _ node: Node<Value>, arguments: ArgumentBuffer, key: AnyKey, failedSynchronously: InjectionError? = nil
+    ) async throws(InjectionError) -> Value {
+        guard let plan = node.asyncPlan else {
+            throw failedSynchronously ?? InjectionError(.internalInconsistency(.notLinked(key: key)), path: [key])
+        }
         let request = AsyncRequest(injector: self, arguments: SharedArguments(buffer: arguments))
         do {
             return try await AwaitedReentry.request(key, plan, request)

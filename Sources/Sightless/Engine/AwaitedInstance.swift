@@ -33,15 +33,20 @@ extension InstanceStorage {
                         coordinator.finish(self) {
                             kept = self.store(value.value)
                             self.awaitedBuild = nil
+                            self.awaitedBuildRuns.store(false, ordering: .releasing)
                         }
                         // Built after the injector was shut down: handed to no one, closed here.
                         if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key, closer: self.closer) }
                     } catch {
-                        coordinator.withLock { self.awaitedBuild = nil }
+                        coordinator.withLock {
+                            self.awaitedBuild = nil
+                            self.awaitedBuildRuns.store(false, ordering: .releasing)
+                        }
                         throw error
                     }
                 }
                 awaitedBuild = task
+                awaitedBuildRuns.store(true, ordering: .releasing)
                 // Nothing waits for a build just begun: no circle to look for.
                 if let waiter { _ = waits.beginAwaitedWait(waiter, for: self) }
                 return .wait(task)

@@ -50,6 +50,9 @@ public final class InstanceStorage {
     /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
     /// Guarded by the injector's `BuildCoordinator`.
     var awaitedBuild: Task<Void, any Error>?
+    /// `true` while `awaitedBuild` runs, read with no lock: a synchronous build of the instance
+    /// would find it under way and fail, so the instance is not ready for one then.
+    let awaitedBuildRuns = Atomic<Bool>(false)
 
     let key: AnyKey
 
@@ -75,6 +78,9 @@ public final class InstanceStorage {
     /// print(storage.isFilled)   // false until the first request
     /// ```
     public var isFilled: Bool { stored.isPublished }
+
+    /// Whether an awaited request is building the instance now (`awaitInstance`).
+    var isBuildingAwaited: Bool { awaitedBuildRuns.load(ordering: .acquiring) }
 
     /// The instance, if it has been built as a `Value`.
     @inlinable @inline(__always)

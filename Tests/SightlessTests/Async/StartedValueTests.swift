@@ -60,6 +60,26 @@ private struct RequestNumber: Sendable {
     let value: Int
 }
 
+// An eager singleton built synchronously over an eager one built with await, and another eager
+// one, built with await, that awaits both: `Injector.start` builds the three at the same time.
+
+private final class StartedSource: Sendable {}
+
+private final class StartedReader: Injectable, Sendable {
+    let source: StartedSource
+    init(source: StartedSource) {
+        self.source = source
+        // Long enough for the other eager build to request it while this one runs.
+        usleep(20_000)
+    }
+    static let initializer = Initializer(StartedReader.init(source:))
+}
+
+private final class StartedReport: Sendable {
+    let reader: StartedReader
+    init(reader: StartedReader) { self.reader = reader }
+}
+
 private func serverBindings(_ count: SessionCount, pool scope: Scope = .eagerSingleton) -> Bindings {
     Bindings { binder in
         binder.bind(StartedPool.self).in(scope)
@@ -183,6 +203,22 @@ struct StartedValueTests {
         #expect(try app.explain(StartedHandler.self).contains("ready once StartedPool is built"))
         let unscoped = try Injector(modules: [serverBindings(SessionCount(), pool: .unscoped)])
         #expect(try unscoped.explain(StartedHandler.self).contains("needs await (StartedPool)"))
+    }
+
+    @Test("start builds an eager value over a started one while another eager build awaits it: that one awaits the build")
+    func eagerAwaitsEagerBuiltOverStarted() async throws {
+        let app = try await Injector.start(modules: [Bindings { binder in
+            binder.bind(StartedSource.self).to { _ async throws in
+                try await Task.sleep(for: .milliseconds(5))
+                return StartedSource()
+            }.in(.eagerSingleton)
+            binder.bind(StartedReader.self).in(.eagerSingleton)
+            binder.bind(StartedReport.self).to { resolver async throws in
+                _ = try await resolver.instance(StartedSource.self)
+                return StartedReport(reader: try await resolver.instance(StartedReader.self))
+            }.in(.eagerSingleton)
+        }])
+        #expect(try app.getInstance(StartedReport.self).reader === app.getInstance(StartedReader.self))
     }
 
     @Test("a synchronous request while an awaited request builds the singleton is told to await, and it is built once")
