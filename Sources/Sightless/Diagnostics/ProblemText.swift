@@ -271,8 +271,7 @@ enum ProblemText {
         case .captiveDependency(let key, _, let dependency, _):
             return "Inject Factory<\(dependency.typeName)> into \(key) and ask it when a value is needed, or keep \(key) no longer than \(dependency)."
         case .keptByEachChild(let key, let scope, let needs, _):
-            let bind = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
-            return "To keep one per child, declare it per child: bind it in the child's modules, binder.bind(\(bind)).in(\(scopeCall(scope))); "
+            return "To keep one per child, declare it per child: bind it in the child's modules, binder.bind(\(requestExpression(key))).in(\(scopeCall(scope))); "
                 + "to keep one for the family, let it not need \(needs) (pass \(needs.typeName) to the methods that use it, or build it through a Factory with a Dynamic argument); or declare it .unscoped."
         case .argumentCount(let key, let slots, _):
             return slots.isEmpty
@@ -307,11 +306,9 @@ enum ProblemText {
         case .closeFailed(let key, _):
             return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
         case .needsAwait(let key, _):
-            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
-            return "Await it: try await injector.instance(\(request)) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
+            return "Await it: try await injector.instance(\(requestExpression(key))) (resolver.instance in a binding, lazy.value, factory.instance(…)); build an injector whose eager singletons need await with try await Injector.start(modules:)."
         case .keptNotBuilt(let key, _, _, _):
-            let request = key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
-            return "Build it once with await before requesting it synchronously: try await injector.instance(\(request)), or make it an eager singleton of an injector built with try await Injector.start(modules:); once built, a synchronous request reads it."
+            return "Build it once with await before requesting it synchronously: try await injector.instance(\(requestExpression(key))), or make it an eager singleton of an injector built with try await Injector.start(modules:); once built, a synchronous request reads it."
         case .awaitedInScope:
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .closerNotKept:
@@ -377,7 +374,7 @@ enum ProblemText {
         return "aeiou".contains(first) ? "an" : "a"
     }
 
-    /// How a request names `key`: `Screen.self`, or `Key<Screen>(named: "main")`.
+    /// How code names `key`: `Screen.self`, or `Key<Screen>(named: "main")`.
     static func requestExpression(_ key: AnyKey) -> String {
         key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
     }
