@@ -382,13 +382,12 @@ extension Recipe {
 /// the request.
 enum KeptStorage: Sendable {
     case one(InstanceStorage)
-    /// The slot's identity is the node's for as long as the node lives: the storage keeps the
-    /// slot, or another node's could take its address.
+    /// The slot is the node's index among the template's scoped nodes.
     case perChild(slot: ScopeSlot, owner: CompilationOwner, key: AnyKey, closer: ValueCloser?)
 
     init(_ key: AnyKey, _ linker: any Linking & LinkingNode, perChild: Bool) {
         if perChild {
-            self = .perChild(slot: ScopeSlot(), owner: linker.owner, key: key, closer: linker.closer)
+            self = .perChild(slot: ScopeSlot(linker.owner), owner: linker.owner, key: key, closer: linker.closer)
         } else {
             let storage = InstanceStorage(key)
             storage.closer = linker.closer
@@ -404,7 +403,7 @@ enum KeptStorage: Sendable {
             return storage
         case .perChild(let slot, let owner, let key, let closer):
             return try injector.templateChild(of: owner, building: key)
-                .storage(for: ObjectIdentifier(slot), key: key, closer: closer)
+                .storage(for: slot, key: key, closer: closer)
         }
     }
 }

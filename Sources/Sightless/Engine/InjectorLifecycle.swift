@@ -9,12 +9,12 @@
 /// every value once.
 final class InjectorLifecycle {
     private let lock = Lock()
-    /// A template child's provisions of the template's scoped nodes, by the node's scope slot.
-    private var provisions: [ObjectIdentifier: AnyObject] = [:]
-    /// The storages among `provisions` that keep an instance, in the order they were made.
-    private var kept: [InstanceStorage] = []
+    /// A template child's provisions of the template's scoped nodes, at the index of the node's
+    /// scope slot (`ScopeSlot`): its `InstanceStorage`, or a `ProvisionBox` of the provision its
+    /// scope made; `nil` where the child made none yet.
+    private var provisions: [AnyObject?] = []
     /// The node table whose storages the injector owns; `nil` for a template's child, whose
-    /// table its siblings share and whose own values are in `kept`.
+    /// table its siblings share and whose own values are in `provisions`.
     private let table: NodeTable?
     /// The live children's lifecycles, in no order: a child leaving takes the last one's place.
     private var children: [InjectorLifecycle] = []
@@ -75,36 +75,55 @@ final class InjectorLifecycle {
         }
     }
 
-    /// A template child's provision for the template's node of scope slot `slot`, made by `make`
-    /// on first use.
-    func provision<Value>(for slot: ObjectIdentifier, make: () -> Provision<Value>) -> Provision<Value> {
+    /// A template child's provision for the template's scoped node of `slot`, made by `make` on
+    /// first use.
+    func provision<Value>(for slot: ScopeSlot, make: () -> Provision<Value>) -> Provision<Value> {
         lock.withLock {
-            if let box = provisions[slot] as? ProvisionBox<Value> { return box.provision }
+            if let box = provision(at: slot.index) as? ProvisionBox<Value> { return box.provision }
             let made = make()
-            provisions[slot] = ProvisionBox(made)
+            place(ProvisionBox(made), at: slot.index)
             if let storage = made.storage { keep(storage) }
             return made
         }
     }
 
-    /// A template child's storage for the template's singleton of node `slot`, made on first use,
+    /// A template child's storage for the template's singleton of `slot`, made on first use,
     /// closed by `closer` if the binding says.
-    func storage(for slot: ObjectIdentifier, key: AnyKey, closer: ValueCloser?) -> InstanceStorage {
+    func storage(for slot: ScopeSlot, key: AnyKey, closer: ValueCloser?) -> InstanceStorage {
         lock.withLock {
-            if let storage = provisions[slot] as? InstanceStorage { return storage }
+            if let storage = provision(at: slot.index) as? InstanceStorage { return storage }
             let storage = InstanceStorage(key)
             storage.closer = closer
-            provisions[slot] = storage
+            place(storage, at: slot.index)
             keep(storage)
             return storage
         }
+    }
+
+    /// The provision at `index`, if the child made one; under `lock`.
+    private func provision(at index: Int) -> AnyObject? {
+        index < provisions.count ? provisions[index] : nil
+    }
+
+    /// Places a provision at `index`; under `lock`.
+    private func place(_ provision: AnyObject, at index: Int) {
+        if index >= provisions.count {
+            provisions.append(contentsOf: repeatElement(nil, count: index + 1 - provisions.count))
+        }
+        provisions[index] = provision
     }
 
     /// Keeps a storage just made; under `lock`. Not yet handed to any thread, it is sealed
     /// without the coordinator's lock when the lifecycle is closed.
     private func keep(_ storage: InstanceStorage) {
         if closed { storage.sealed = true }
-        kept.append(storage)
+    }
+
+    /// The storages among `provisions`: those that keep an instance; under `lock`.
+    private var keptStorages: [InstanceStorage] {
+        provisions.compactMap { provision in
+            (provision as? InstanceStorage) ?? (provision as? KeptProvision)?.storage
+        }
     }
 
     /// Closes this lifecycle and every lifecycle below it, once: returns the values to close,
@@ -118,7 +137,7 @@ final class InjectorLifecycle {
             let children = self.children.sorted { $0.order > $1.order }
             for child in children { child.slot = -1 }
             self.children = []
-            return (children, (table?.seal().compactMap(\.storage) ?? []) + kept)
+            return (children, (table?.seal().compactMap(\.storage) ?? []) + keptStorages)
         }
         var closing: [ClosingValue] = []
         for child in children { closing += child.close(in: coordinator) }
@@ -164,7 +183,18 @@ struct ClosingValue {
     }
 }
 
-private final class ProvisionBox<Value> {
+/// A provision a template's child keeps, seen without its value's type: the storage it keeps
+/// its instance in, if its scope keeps one.
+private class KeptProvision {
+    let storage: InstanceStorage?
+    init(storage: InstanceStorage?) { self.storage = storage }
+}
+
+/// A provision a template's child keeps for one of the template's scoped nodes.
+private final class ProvisionBox<Value>: KeptProvision {
     let provision: Provision<Value>
-    init(_ provision: Provision<Value>) { self.provision = provision }
+    init(_ provision: Provision<Value>) {
+        self.provision = provision
+        super.init(storage: provision.storage)
+    }
 }

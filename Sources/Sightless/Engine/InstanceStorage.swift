@@ -33,10 +33,6 @@ public final class InstanceStorage {
     /// When the instance was stored, among the instances of the injector's family (from 1);
     /// written under the coordinator's lock.
     var creation = 0
-    /// The instance, when it is ``Closable``; written under the coordinator's lock.
-    private var closable: (any Closable)?
-    /// The instance, when it is ``AsyncClosable``; written under the coordinator's lock.
-    private var asyncClosable: (any AsyncClosable)?
     /// How the binding closes the instance (`onShutdown`), in place of its own `close()`; set
     /// when the binding is linked, before any request can reach the storage.
     var closer: ValueCloser?
@@ -164,12 +160,9 @@ extension InstanceStorage {
         // A value of another type is not kept (the cell refuses it): the request that reads the
         // instance back reports the defect (`missing(in:)`).
         guard valueType == ObjectIdentifier(Value.self) else { return true }
-        if let closer {
-            bound = closer.bound(to: value)
-        } else {
-            closable = value as? any Closable
-            asyncClosable = value as? any AsyncClosable
-        }
+        // Whether the instance closes itself is asked when a shutdown retires it
+        // (`InstanceCell.retiredClosable()`), not here.
+        if let closer { bound = closer.bound(to: value) }
         stored.store(value)
         return true
     }
@@ -187,7 +180,7 @@ extension InstanceStorage {
                 if let bound = storage.bound {
                     closing.append(ClosingValue(key: storage.key, object: bound.object, closer: bound.close,
                                                 creation: storage.creation))
-                } else if let value: AnyObject = storage.asyncClosable ?? storage.closable {
+                } else if let value = storage.stored.retiredClosable() {
                     closing.append(ClosingValue(key: storage.key, object: value, closer: nil, creation: storage.creation))
                 }
             }

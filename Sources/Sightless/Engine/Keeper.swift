@@ -1,9 +1,22 @@
+import Synchronization
+
 /// The identity of one compiled graph: an injector's, or a child template's, which all the
 /// children made from the template share. A node built for a kept value finds the injector
 /// that owns it by this identity.
 @usableFromInline
 final class CompilationOwner: Sendable {
+    /// How many scoped nodes of a template's graph were given a `ScopeSlot`.
+    private let scopeSlots = Atomic<Int>(0)
+
     init() {}
+
+    /// The index of a scoped node of this template's graph, one more than the last one given.
+    func nextScopeSlot() -> Int {
+        scopeSlots.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// How many scoped nodes were given an index so far.
+    var scopeSlotCount: Int { scopeSlots.load(ordering: .relaxed) }
 }
 
 /// The injector that keeps the value being built, while a storing scope builds it.

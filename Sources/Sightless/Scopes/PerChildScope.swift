@@ -15,11 +15,11 @@ struct PerChildScope: ScopeStrategy {
     var awaitedScoping: AwaitedScoping { declared.strategy.awaitedScoping }
 
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
-        let slot = ScopeSlot()
+        let slot = ScopeSlot(owner)
         let declared = declared, owner = owner, closer = closer
         return Provision(unscoped.key) { resolution in
             let child = try resolution.injector.templateChild(of: owner, building: unscoped.key)
-            let provision = child.provision(for: ObjectIdentifier(slot)) {
+            let provision = child.provision(for: slot) {
                 let made = declared.scope(unscoped)
                 if let closer, let storage = made.storage { storage.closer = closer }
                 return made
@@ -39,5 +39,16 @@ struct PerChildScope: ScopeStrategy {
     }
 }
 
-/// The identity of one scoped node of a template, under which each child keeps its provision.
-final class ScopeSlot: Sendable {}
+/// One scoped node of a template, under which each child keeps its provision: the node's
+/// index among the template's scoped nodes, where a child finds it without hashing.
+///
+/// Indices are dense per template (`CompilationOwner.nextScopeSlot()`), so a child's
+/// provisions are an array as long as the template has scoped nodes reached so far.
+struct ScopeSlot: Sendable {
+    let index: Int
+
+    /// The next slot of the template whose graph is `owner`.
+    init(_ owner: CompilationOwner) {
+        index = owner.nextScopeSlot()
+    }
+}

@@ -148,15 +148,15 @@ extension Injector {
         InjectionError(.internalInconsistency(.outsideTemplateChild(key: key)), path: [key])
     }
 
-    /// This child's provision for the template's node whose scope has identity `slot`, made by
-    /// `make` on first use.
-    func provision<Value>(for slot: ObjectIdentifier, make: () -> Provision<Value>) -> Provision<Value> {
+    /// This child's provision for the template's scoped node of `slot`, made by `make` on first
+    /// use.
+    func provision<Value>(for slot: ScopeSlot, make: () -> Provision<Value>) -> Provision<Value> {
         lifecycle.provision(for: slot, make: make)
     }
 
-    /// This child's storage for the template's singleton whose node has identity `slot`, made
-    /// on first use, closed by `closer` if the binding says.
-    func storage(for slot: ObjectIdentifier, key: AnyKey, closer: ValueCloser?) -> InstanceStorage {
+    /// This child's storage for the template's singleton of `slot`, made on first use, closed by
+    /// `closer` if the binding says.
+    func storage(for slot: ScopeSlot, key: AnyKey, closer: ValueCloser?) -> InstanceStorage {
         lifecycle.storage(for: slot, key: key, closer: closer)
     }
 }

@@ -12,8 +12,9 @@ import Synchronization
 /// `valueType`, allocated by `store`; `retire()` stops publishing it but keeps it allocated until
 /// `free()`, since a reader may still hold the address it loaded. `store` and `retire()` are
 /// called only under the lock of the injector's `BuildCoordinator`, which also orders them with
-/// `free()` (the storage's last reference is gone by then), so `retired` and `destroy` are never
-/// written by two threads at once; `destroy` is written before the instance is published.
+/// `free()` (the storage's last reference is gone by then), so `retired` and `storedType` are
+/// never written by two threads at once; `storedType` is written before the instance is
+/// published, and is the type the instance was stored as.
 @usableFromInline
 @safe struct InstanceCell {
     /// The memory of a cell: the published address first, then what frees the instance.
@@ -25,14 +26,15 @@ import Synchronization
         @usableFromInline let valueType: ObjectIdentifier
         /// The instance a shutdown retired, kept until the cell is freed.
         var retired: UnsafeMutableRawPointer?
-        /// Destroys and frees the instance stored; set once, by `store`.
-        var destroy: ((UnsafeMutableRawPointer) -> Void)?
+        /// The type the instance was stored as, which destroys and frees it; set once, by
+        /// `store`. A metatype, not a closure: storing allocates nothing beyond the instance.
+        var storedType: (any Any.Type)?
 
         init(valueType: ObjectIdentifier) {
             unsafe published = Atomic(nil)
             self.valueType = valueType
             unsafe retired = nil
-            unsafe destroy = nil
+            storedType = nil
         }
     }
 
@@ -55,9 +57,9 @@ import Synchronization
     func free() {
         let published = unsafe address.pointee.published.load(ordering: .acquiring)
         let retired = unsafe address.pointee.retired
-        if let destroy = unsafe address.pointee.destroy {
-            if let pointer = unsafe published { unsafe destroy(pointer) }
-            if let pointer = unsafe retired, unsafe pointer != published { unsafe destroy(pointer) }
+        if let storedType = unsafe address.pointee.storedType {
+            if let pointer = unsafe published { unsafe Self.destroy(pointer, as: storedType) }
+            if let pointer = unsafe retired, unsafe pointer != published { unsafe Self.destroy(pointer, as: storedType) }
         }
         unsafe address.deinitialize(count: 1)
         unsafe address.deallocate()
@@ -75,7 +77,7 @@ import Synchronization
         guard unsafe address.pointee.valueType == ObjectIdentifier(Value.self) else { return false }
         let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         unsafe pointer.initialize(to: value)
-        unsafe address.pointee.destroy = { raw in unsafe Self.destroy(raw, as: Value.self) }
+        unsafe address.pointee.storedType = Value.self
         unsafe address.pointee.published.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
         return true
     }
@@ -87,6 +89,23 @@ import Synchronization
         unsafe address.pointee.retired = pointer
         unsafe address.pointee.published.store(nil, ordering: .releasing)
         return true
+    }
+
+    /// The instance `retire()` retired, when its own `close()` closes it at a shutdown: it is
+    /// ``AsyncClosable``, or else ``Closable``. Asked once, at the shutdown, so that storing an
+    /// instance casts nothing. Under the coordinator's lock, after `retire()` returned `true`.
+    func retiredClosable() -> AnyObject? {
+        guard let pointer = unsafe address.pointee.retired, let storedType = unsafe address.pointee.storedType else {
+            return nil
+        }
+        return unsafe Self.closable(pointer, as: storedType)
+    }
+
+    /// The instance lying at `pointer`, stored as a `Value`, when it closes itself.
+    private static func closable<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) -> AnyObject? {
+        let value = unsafe pointer.assumingMemoryBound(to: Value.self).pointee
+        if let closable = value as? any AsyncClosable { return closable }
+        return value as? any Closable
     }
 
     /// The published instance, if it is a `Value`.
