@@ -8,7 +8,8 @@
 /// first, each child's own children before it, then the injector's own values, newest first;
 /// every value once.
 final class InjectorLifecycle {
-    private let lock = Lock()
+    /// Guards everything below; held in place, so that a lifecycle is one allocation and its mutex's.
+    private let lock = PthreadMutex()
     /// A template child's provisions of the template's scoped nodes, at the index of the node's
     /// scope slot (`ScopeSlot`): its `InstanceStorage`, or a `ProvisionBox` of the provision its
     /// scope made; `nil` where the child made none yet.
@@ -41,7 +42,7 @@ final class InjectorLifecycle {
 
     /// Registers a child's lifecycle; `false` when this one is closed.
     private func register(_ child: InjectorLifecycle) -> Bool {
-        lock.withLock {
+        lock.withLocked {
             guard !closed else { return false }
             isParent = true
             registrations += 1
@@ -55,16 +56,16 @@ final class InjectorLifecycle {
     /// Records that the injector made a template, whose children register only once they keep
     /// a value.
     func markParent() {
-        lock.withLock { isParent = true }
+        lock.withLocked { isParent = true }
     }
 
     /// Whether the injector made a child or a template.
-    var hasChildren: Bool { lock.withLock { isParent } }
+    var hasChildren: Bool { lock.withLocked { isParent } }
 
     /// Leaves the parent's lifecycle: the injector is being released.
     func leaveParent() {
         guard let parent else { return }
-        parent.lock.withLock {
+        parent.lock.withLocked {
             guard slot >= 0, slot < parent.children.count, parent.children[slot] === self else { return }
             let last = parent.children.removeLast()
             if last !== self {
@@ -78,7 +79,7 @@ final class InjectorLifecycle {
     /// A template child's provision for the template's scoped node of `slot`, made by `make` on
     /// first use.
     func provision<Value>(for slot: ScopeSlot, make: () -> Provision<Value>) -> Provision<Value> {
-        lock.withLock {
+        lock.withLocked {
             if let box = provision(at: slot.index) as? ProvisionBox<Value> { return box.provision }
             let made = make()
             place(ProvisionBox(made), at: slot.index)
@@ -90,7 +91,7 @@ final class InjectorLifecycle {
     /// A template child's storage for the template's singleton of `slot`, made on first use,
     /// closed by `closer` if the binding says.
     func storage(for slot: ScopeSlot, key: AnyKey, closer: ValueCloser?) -> InstanceStorage {
-        lock.withLock {
+        lock.withLocked {
             if let storage = provision(at: slot.index) as? InstanceStorage { return storage }
             let storage = InstanceStorage(key)
             storage.closer = closer
@@ -107,9 +108,8 @@ final class InjectorLifecycle {
 
     /// Places a provision at `index`; under `lock`.
     private func place(_ provision: AnyObject, at index: Int) {
-        if index >= provisions.count {
-            provisions.append(contentsOf: repeatElement(nil, count: index + 1 - provisions.count))
-        }
+        if index == provisions.count { return provisions.append(provision) }
+        while index >= provisions.count { provisions.append(nil) }
         provisions[index] = provision
     }
 
@@ -131,7 +131,7 @@ final class InjectorLifecycle {
     /// it), then this injector's own, newest first. Each storage is sealed and retired under
     /// `coordinator`'s lock, so that no request finds its value again.
     func close(in coordinator: BuildCoordinator) -> [ClosingValue] {
-        let (children, storages) = lock.withLock { () -> ([InjectorLifecycle], [InstanceStorage]) in
+        let (children, storages) = lock.withLocked { () -> ([InjectorLifecycle], [InstanceStorage]) in
             guard !closed else { return ([], []) }
             closed = true
             let children = self.children.sorted { $0.order > $1.order }
