@@ -207,21 +207,23 @@ extension Recipe {
         let onlyStorage = awaited.onlyStorage
         if let kept, let plan = kept.builtWhenReady {
             // Built by the storage's one build, unless an awaited request is building it.
+            // A value stored is returned whatever is ready: the storage (a child's, looked up) is
+            // found once.
             let storage = kept.storage
             if let onlyStorage {
                 return { resolution in
                     if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
-                    if onlyStorage.isFilled {
-                        return try storage.of(resolution.injector).instance(&resolution, build: plan, whileAwaited: notNow)
-                    }
+                    let kept = try storage.of(resolution.injector)
+                    if let value = kept.existing(as: Value.self) { return value }
+                    if onlyStorage.isFilled { return try kept.instance(&resolution, build: plan, whileAwaited: notNow) }
                     throw notNow()
                 }
             }
             return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
-                if awaited.areReady {
-                    return try storage.of(resolution.injector).instance(&resolution, build: plan, whileAwaited: notNow)
-                }
+                let kept = try storage.of(resolution.injector)
+                if let value = kept.existing(as: Value.self) { return value }
+                if awaited.areReady { return try kept.instance(&resolution, build: plan, whileAwaited: notNow) }
                 throw notNow()
             }
         }
@@ -293,9 +295,14 @@ extension Recipe {
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, ready: ready, readiness: readiness)
         case .perChild:
-            stored = { resolution in
-                if let value = try kept.of(resolution.injector).existing(as: Value.self) { return value }
-                return try synchronous(&resolution)
+            // A synchronous build (`ready`) reads the child's storage itself, before anything else.
+            if ready != nil {
+                stored = synchronous
+            } else {
+                stored = { resolution in
+                    if let value = try kept.of(resolution.injector).existing(as: Value.self) { return value }
+                    return try synchronous(&resolution)
+                }
             }
             build = { request in
                 try AwaitedReentry.check(key, through: .singleton)
