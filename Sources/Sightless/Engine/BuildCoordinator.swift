@@ -44,7 +44,8 @@ final class BuildCoordinator: Sendable {
     /// Waits until `storage` holds an instance or this thread may build it.
     func claim(_ storage: InstanceStorage, thread: UInt) -> Turn {
         monitor.waitUntil { waits in
-            waits.waiting[thread] = nil
+            // Most often no thread waits: nothing to hash.
+            if !waits.waiting.isEmpty { waits.waiting[thread] = nil }
             if storage.isFilled { return .built }
             if storage.sealed { return .shutDown }
             if storage.awaitedBuild != nil { return .awaited }

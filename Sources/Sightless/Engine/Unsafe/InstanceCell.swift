@@ -8,8 +8,11 @@ import Synchronization
 /// Invariant: an `InstanceStorage` allocates its cell when it is made and frees it in its
 /// `deinit` (`free()`), after which nothing reads it: every other holder of the cell (a
 /// `NodeIndex` or `LaterIndex` entry) belongs to the node table that keeps the node, and so the
-/// storage, alive. The published pointer is `nil` or the address of an initialized instance of
-/// `valueType`, allocated by `store`; `retire()` stops publishing it but keeps it allocated until
+/// storage, alive. The cell is one allocation: the `Contents`, then `roomSize` bytes at
+/// `roomOffset`, aligned to 16, where `store` places an instance that fits (a class reference,
+/// an existential of one, a small struct), once; a larger one gets memory of its own. The
+/// published pointer is `nil` or the address of an initialized instance of `valueType`, in the
+/// room or allocated by `store`; `retire()` stops publishing it but keeps it alive until
 /// `free()`, since a reader may still hold the address it loaded. `store` and `retire()` are
 /// called only under the lock of the injector's `BuildCoordinator`, which also orders them with
 /// `free()` (the storage's last reference is gone by then), so `retired` and `storedType` are
@@ -40,11 +43,22 @@ import Synchronization
 
     @usableFromInline let address: UnsafeMutablePointer<Contents>
 
+    /// The room after the contents for an instance that fits: two words.
+    static let roomSize = 16
+    /// Where the room lies, from the start of the cell's memory.
+    static var roomOffset: Int { (MemoryLayout<Contents>.stride + 15) & ~15 }
+
     /// A cell that keeps nothing yet, for an instance of the type `valueType`; freed by `free()`.
     static func allocate(valueType: ObjectIdentifier) -> InstanceCell {
-        let address = UnsafeMutablePointer<Contents>.allocate(capacity: 1)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: roomOffset + roomSize, alignment: 16)
+        let address = unsafe memory.bindMemory(to: Contents.self, capacity: 1)
         unsafe address.initialize(to: Contents(valueType: valueType))
         return unsafe InstanceCell(address: address)
+    }
+
+    /// The room for an instance that fits, in the cell's own memory.
+    private var room: UnsafeMutableRawPointer {
+        unsafe UnsafeMutableRawPointer(address) + Self.roomOffset
     }
 
     @usableFromInline
@@ -58,11 +72,11 @@ import Synchronization
         let published = unsafe address.pointee.published.load(ordering: .acquiring)
         let retired = unsafe address.pointee.retired
         if let storedType = unsafe address.pointee.storedType {
-            if let pointer = unsafe published { unsafe Self.destroy(pointer, as: storedType) }
-            if let pointer = unsafe retired, unsafe pointer != published { unsafe Self.destroy(pointer, as: storedType) }
+            if let pointer = unsafe published { unsafe destroy(pointer, as: storedType) }
+            if let pointer = unsafe retired, unsafe pointer != published { unsafe destroy(pointer, as: storedType) }
         }
         unsafe address.deinitialize(count: 1)
-        unsafe address.deallocate()
+        unsafe UnsafeMutableRawPointer(address).deallocate()
     }
 
     /// `true` while an instance is published.
@@ -75,8 +89,14 @@ import Synchronization
     @discardableResult
     func store<Value>(_ value: Value) -> Bool {
         guard unsafe address.pointee.valueType == ObjectIdentifier(Value.self) else { return false }
-        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        unsafe pointer.initialize(to: value)
+        let pointer: UnsafeMutablePointer<Value>
+        let roomIsFree = unsafe address.pointee.published.load(ordering: .acquiring) == nil && address.pointee.retired == nil
+        if roomIsFree, MemoryLayout<Value>.size <= Self.roomSize, MemoryLayout<Value>.alignment <= 16 {
+            unsafe pointer = room.initializeMemory(as: Value.self, to: value)
+        } else {
+            unsafe pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+            unsafe pointer.initialize(to: value)
+        }
         unsafe address.pointee.storedType = Value.self
         unsafe address.pointee.published.store(UnsafeMutableRawPointer(pointer), ordering: .releasing)
         return true
@@ -131,10 +151,11 @@ import Synchronization
         return unsafe pointer.assumingMemoryBound(to: Value.self).pointee
     }
 
-    /// Destroys and frees an instance `store` stored as a `Value`.
-    private static func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
+    /// Destroys an instance `store` stored as a `Value`, and frees its memory unless it lies in
+    /// the cell's room.
+    private func destroy<Value>(_ pointer: UnsafeMutableRawPointer, as type: Value.Type) {
         let typed = unsafe pointer.assumingMemoryBound(to: Value.self)
         unsafe typed.deinitialize(count: 1)
-        unsafe typed.deallocate()
+        if unsafe pointer != room { unsafe typed.deallocate() }
     }
 }
