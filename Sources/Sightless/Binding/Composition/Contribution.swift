@@ -97,9 +97,9 @@ extension Binder {
         let index = nextContributionNumber(of: collection.erased)
         let entry = description ?? "\(index)"
         let location = SourceLocation(fileID: fileID, line: line)
-        let module = recordingModule.map { " by \(String(describing: $0))" } ?? ""
-        let name = AnyKey.contributionMark + "\(contributionPrefix)\(isRecordingOverrides ? "override " : "")"
-            + "contribution \(index) to \(collection.erased.typeName)\(module) at \(location)"
+        // Named by what sets it apart; written in full only when an error or an export reads it.
+        let name = ContributionName(prefix: contributionPrefix, isOverride: isRecordingOverrides, index: index,
+                                    collection: Collection.self, module: recordingModule, location: location).recorded()
         let element = Key<Element>(named: name)
         record(.contribution(Contribution(
             collection: collection.erased, element: element.erased, mapKey: mapKey, mapKeyDescription: description.map { _ in entry },
