@@ -15,6 +15,11 @@ private final class EntryScreen: Injectable {
     static let initializer = Initializer(EntryScreen.init(clock:title:), .inject, .dynamic)
 }
 
+@MainActor private final class EntryModel: MainActorInjectable {
+    init(clock: EntryClock) {}
+    static let initializer = Initializer(EntryModel.init(clock:))
+}
+
 @Suite("Entry points")
 struct EntryPointTests {
     @Test("an entry point that cannot be built fails when the injector is built, not on the first request")
@@ -29,6 +34,13 @@ struct EntryPointTests {
         #expect(key == Key<any EntryStore>().erased)
         #expect(consumer?.key == Key<EntryHandler>().erased)
         #expect(error?.path == [Key<EntryHandler>().erased, Key<any EntryStore>().erased])
+    }
+
+    @Test("an entry point of a main-actor type is compiled when the injector is built")
+    @MainActor func mainActorEntryPoint() throws {
+        let injector = try Injector(Bindings { $0.entryPoint(EntryModel.self) })
+        #expect(injector.exportGraph(as: .text).contains("EntryModel"))
+        _ = try injector.getInstance(EntryModel.self)
     }
 
     @Test("a named entry point nothing binds is reported at its declaration")

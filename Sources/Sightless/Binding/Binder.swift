@@ -176,6 +176,30 @@ public final class Binder {
         entryPoint(Key<Value>(), fileID: fileID, line: line)
     }
 
+    /// Declares an ``Injectable`` type the app will request, as
+    /// ``entryPoint(_:fileID:line:)-(Value.Type,_,_)`` declares any type. The type's conformance
+    /// is known here, so the injector need not ask the runtime for it.
+    ///
+    /// ```swift
+    /// binder.entryPoint(NotesHandler.self)   // final class NotesHandler: Injectable
+    /// ```
+    public func entryPoint<Value: Injectable>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) {
+        JustInTimeTypes.record(Value.self)
+        entryPoint(Key<Value>(), fileID: fileID, line: line)
+    }
+
+    /// Declares a ``MainActorInjectable`` type the app will request, as
+    /// ``entryPoint(_:fileID:line:)-(Value.Type,_,_)`` declares any type. The type's conformance
+    /// is known here, so the injector need not ask the runtime for it.
+    ///
+    /// ```swift
+    /// binder.entryPoint(FeedModel.self)   // @MainActor final class FeedModel: MainActorInjectable
+    /// ```
+    public func entryPoint<Value: MainActorInjectable>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) {
+        JustInTimeTypes.record(Value.self)
+        entryPoint(Key<Value>(), fileID: fileID, line: line)
+    }
+
     /// Declares a key the app will request; see ``entryPoint(_:fileID:line:)-(Value.Type,_,_)``.
     ///
     /// ```swift

@@ -326,6 +326,7 @@ extension Recipe {
         _ key: Key<T>, _ properties: Properties<T.Instance>
     ) -> [InjectionError.Problem] {
         var problems: [InjectionError.Problem] = []
+        guard !properties.isEmpty else { return problems }
         for entry in properties.entries where !entry.accepts(T.self) {
             problems.append(InjectionError.Problem(
                 .subclassProperty(key: key.erased, role: entry.dependency.role), location: entry.dependency.location))

@@ -26,6 +26,7 @@ public struct Dependency: Sendable, CustomStringConvertible {
         switch place {
         case .role(let role): role
         case .property(let keyPath): .property(Self.name(of: keyPath))
+        case .mapEntry(let entry): .contribution(entry.written)
         }
     }
     /// The role as declared: a property's key path is written only when the role is read (by
@@ -94,6 +95,12 @@ public struct Dependency: Sendable, CustomStringConvertible {
         self.init(place: .property(keyPath), key: key, isDynamic: false, location: location)
     }
 
+    /// The dependency of a map's collection on its entry of `mapKey`, whose role writes the map
+    /// key (`contribution "home"`) when it is read.
+    init(mapEntry mapKey: any Hashable & Sendable, key: AnyKey, location: SourceLocation) {
+        self.init(place: .mapEntry(MapEntry(key: mapKey)), key: key, isDynamic: false, location: location)
+    }
+
     private init(place: Place, key: AnyKey, isDynamic: Bool, location: SourceLocation) {
         self.place = place
         self.key = key
@@ -120,6 +127,17 @@ public struct Dependency: Sendable, CustomStringConvertible {
     private enum Place: Sendable {
         case role(Role)
         case property(AnyKeyPath & Sendable)
+        case mapEntry(MapEntry)
+    }
+
+    /// A map's entry key, written as Swift writes it (`String(reflecting:)`) only when its role
+    /// is read: writing a value asks the runtime for its conformances. Boxed, so that a
+    /// dependency stays as small as a key path makes it.
+    private final class MapEntry: Sendable {
+        let key: any Hashable & Sendable
+        init(key: any Hashable & Sendable) { self.key = key }
+        var written: String { Self.written(key) }
+        private static func written<Entry: Hashable & Sendable>(_ entry: Entry) -> String { String(reflecting: entry) }
     }
 
     /// A readable form: the role and the key.

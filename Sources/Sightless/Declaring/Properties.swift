@@ -39,6 +39,10 @@ public struct Properties<Instance>: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// Each entry's dependency, in the same order: kept beside the entries, so that reading them
+    /// (discovery reads them for every type it meets) maps no array of this generic type, whose
+    /// metadata and conformances the runtime would otherwise look up for each type.
+    private var entryDependencies: [Dependency] = []
 
     /// An empty set of properties.
     ///
@@ -52,11 +56,11 @@ public struct Properties<Instance>: Sendable {
     /// ```swift
     /// for dependency in House.properties.dependencies { print(dependency) }   // property \House.color: Color
     /// ```
-    public var dependencies: [Dependency] {
-        // A closure, not `\.dependency`: a key path into this generic type is instantiated by
-        // the runtime on every read.
-        entries.map { $0.dependency }
-    }
+    public var dependencies: [Dependency] { entryDependencies }
+
+    /// Whether no property is injected: told without reading ``entries``, whose generic array
+    /// type the runtime would look up for each type the first time.
+    var isEmpty: Bool { entryDependencies.isEmpty }
 
     /// Injects a property from the binding of its type, or of its type under `name`.
     ///
@@ -148,15 +152,17 @@ public struct Properties<Instance>: Sendable {
         var copy = self
         if let index = copy.entries.firstIndex(where: { $0.keyPath == keyPath }) {
             copy.entries[index] = entry
+            copy.entryDependencies[index] = dependency
         } else {
             copy.entries.append(entry)
+            copy.entryDependencies.append(dependency)
         }
         return copy
     }
 
     /// Links every entry into one plan that sets all the properties of an instance.
     func link(_ linker: any Linking) throws -> (@Sendable (inout Instance, inout Resolution) throws -> Void)? {
-        guard !entries.isEmpty else { return nil }
+        guard !isEmpty else { return nil }
         let setters = try entries.map { try $0.link(linker, $0.dependency) }
         let rethrow = linker.rethrow
         return { instance, resolution in

@@ -16,9 +16,10 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     public let type: Any.Type
     /// The key's name, or `nil` for the bare type.
     ///
-    /// The key of a contribution to a collection has a name Sightless makes, which says the
-    /// collection, the module and the line, after an invisible separator (U+2063), which a name
-    /// written by hand is unlikely to start with; ``description`` writes it as a contribution.
+    /// The key of a contribution to a collection has a name Sightless makes, which sets the
+    /// contribution apart, after an invisible separator (U+2063), which a name written by hand is
+    /// unlikely to start with; ``description`` writes it as a contribution: the collection, the
+    /// module and the line.
     ///
     /// ```swift
     /// print(AnyKey(Key<String>(named: "endpoint")).name ?? "none")   // endpoint
@@ -111,11 +112,18 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// A contribution to a collection is written with the module and line that contributed
     /// it: `HealthCheck (contribution 2 to Array<HealthCheck> by AppModule at App/AppModule.swift:12)`.
     public var description: String {
-        guard let name else { return typeName }
+        guard let name = writtenName else { return typeName }
         if name.hasPrefix(Self.contributionMark) {
             return "\(typeName) (\(name.dropFirst(Self.contributionMark.count)))"
         }
         return "\(typeName)(named: \"\(name)\")"
+    }
+
+    /// The name as errors write it: a contribution's in full (``ContributionName``), any other
+    /// as it is.
+    var writtenName: String? {
+        guard let name else { return nil }
+        return ContributionName.written(name) ?? name
     }
 
     /// What starts the name of a contribution's own key (an invisible separator, which a name

@@ -218,7 +218,7 @@ enum ProblemText {
     static func fix(_ detail: InjectionError.Problem.Detail) -> String {
         switch detail {
         case .missingBinding(let key, _, let nearMisses, let canConform):
-            let bindCall = key.name.map { "binder.bind(Key<\(key.typeName)>(named: \"\($0)\")).to(…)" }
+            let bindCall = key.writtenName.map { "binder.bind(Key<\(key.typeName)>(named: \"\($0)\")).to(…)" }
                 ?? "binder.bind(\(key.typeName).self).to(…)"
             var fix = "Bind it in a module: \(bindCall)"
             if canConform {
@@ -376,7 +376,7 @@ enum ProblemText {
 
     /// How code names `key`: `Screen.self`, or `Key<Screen>(named: "main")`.
     static func requestExpression(_ key: AnyKey) -> String {
-        key.name.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
+        key.writtenName.map { "Key<\(key.typeName)>(named: \"\($0)\")" } ?? "\(key.typeName).self"
     }
 
     /// How code names the scope called `name`: `.singleton`, `.eagerSingleton`, …

@@ -210,6 +210,17 @@ struct ContributionTests {
         #expect(text.contains("Dictionary<String, Int> — unscoped, collection\n  contribution \"a\" → Int (contribution 1 to Dictionary<String, Int> by Bindings at "), "\(text)")
     }
 
+    @Test("a child's and an override's contributions are written with what recorded them")
+    func childAndOverrideContributionsWritten() throws {
+        let parent = try Injector(Bindings { $0.contribute(to: [Int].self).to(instance: 1) })
+        let child = try parent.child(
+            modules: [Bindings { $0.contribute(to: [Int].self).to(instance: 2) }],
+            overrides: [Bindings { $0.contribute(to: [Int].self).to(instance: 3) }])
+        let text = child.exportGraph(as: .text)
+        #expect(text.contains("Int (child 1 contribution 1 to Array<Int> by Bindings at "), "\(text)")
+        #expect(text.contains("Int (child 1 override contribution 1 to Array<Int> by Bindings at "), "\(text)")
+    }
+
     @Test("a problem names a contribution by the module and the line that contributed it")
     func contributionNamedByModuleAndLine() throws {
         let line = #line + 1

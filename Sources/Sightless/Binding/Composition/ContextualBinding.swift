@@ -17,7 +17,7 @@ struct ContextualBinding: Sendable {
 
     /// The name of the key that serves `consumer`'s dependencies on a key.
     static func name(key: AnyKey, consumer: AnyKey) -> String {
-        (key.name.map { "\($0), " } ?? "") + "when injected into \(consumer)"
+        (key.writtenName.map { "\($0), " } ?? "") + "when injected into \(consumer)"
     }
 }
 

@@ -11,21 +11,28 @@ struct Contribution: Sendable {
     let collection: AnyKey
     /// The key of the contribution's own binding.
     let element: AnyKey
-    /// For a map, the entry's key, and that key as Swift writes it.
+    /// For a map, the entry's key.
     let mapKey: (any Hashable & Sendable)?
-    let mapKeyDescription: String?
     let location: SourceLocation
     /// Whether the contribution was recorded by an override module.
     let isOverride: Bool
     /// Makes the collection's recipe from its contributions, in order.
     let gather: @Sendable ([Contribution]) -> Recipe
 
+    /// For a map, the entry's key as Swift writes it (`"home"`), written when an error reads it:
+    /// writing a value asks the runtime for its conformances.
+    var mapKeyDescription: String? {
+        mapKey.map { Self.written($0) }
+    }
+
     /// The contribution as a child injector sees its parent's: one of the modules', which the
     /// child's overrides may replace.
     var inherited: Contribution {
-        Contribution(collection: collection, element: element, mapKey: mapKey, mapKeyDescription: mapKeyDescription,
+        Contribution(collection: collection, element: element, mapKey: mapKey,
                      location: location, isOverride: false, gather: gather)
     }
+
+    private static func written<Entry: Hashable & Sendable>(_ entry: Entry) -> String { String(reflecting: entry) }
 }
 
 extension Binder {
@@ -44,7 +51,7 @@ extension Binder {
     public func contribute<Element>(
         to collection: [Element].Type, fileID: String = #fileID, line: Int = #line
     ) -> BindingBuilder<Element> {
-        contribution(to: Key<[Element]>(), mapKey: nil, description: nil, fileID: fileID, line: line) { contributions in
+        contribution(to: Key<[Element]>(), mapKey: nil, fileID: fileID, line: line) { contributions in
             Recipe.gathering(Key<[Element]>(), contributions) { (elements: [Element]) in elements }
         }
     }
@@ -58,7 +65,7 @@ extension Binder {
     public func contribute<Element: Hashable & SendableMetatype>(
         to collection: Set<Element>.Type, fileID: String = #fileID, line: Int = #line
     ) -> BindingBuilder<Element> {
-        contribution(to: Key<Set<Element>>(), mapKey: nil, description: nil, fileID: fileID, line: line) { contributions in
+        contribution(to: Key<Set<Element>>(), mapKey: nil, fileID: fileID, line: line) { contributions in
             Recipe.gathering(Key<Set<Element>>(), contributions) { (elements: [Element]) in Set(elements) }
         }
     }
@@ -76,8 +83,7 @@ extension Binder {
     public func contribute<MapKey: Hashable & Sendable, Element>(
         to collection: [MapKey: Element].Type, key: MapKey, fileID: String = #fileID, line: Int = #line
     ) -> BindingBuilder<Element> {
-        contribution(to: Key<[MapKey: Element]>(), mapKey: key, description: String(reflecting: key),
-                     fileID: fileID, line: line) { contributions in
+        contribution(to: Key<[MapKey: Element]>(), mapKey: key, fileID: fileID, line: line) { contributions in
             let keys = contributions.map { $0.mapKey as? MapKey }
             return Recipe.gathering(Key<[MapKey: Element]>(), contributions) { (elements: [Element]) in
                 var map: [MapKey: Element] = [:]
@@ -91,18 +97,17 @@ extension Binder {
     }
 
     private func contribution<Collection, Element>(
-        to collection: Key<Collection>, mapKey: (any Hashable & Sendable)?, description: String?, fileID: String, line: Int,
+        to collection: Key<Collection>, mapKey: (any Hashable & Sendable)?, fileID: String, line: Int,
         gather: @escaping @Sendable ([Contribution]) -> Recipe
     ) -> BindingBuilder<Element> {
         let index = nextContributionNumber(of: collection.erased)
-        let entry = description ?? "\(index)"
         let location = SourceLocation(fileID: fileID, line: line)
-        let module = recordingModule.map { " by \(String(describing: $0))" } ?? ""
-        let name = AnyKey.contributionMark + "\(contributionPrefix)\(isRecordingOverrides ? "override " : "")"
-            + "contribution \(index) to \(collection.erased.typeName)\(module) at \(location)"
+        // Named by what sets it apart; written in full only when an error or an export reads it.
+        let name = ContributionName(prefix: contributionPrefix, isOverride: isRecordingOverrides, index: index,
+                                    collection: Collection.self, module: recordingModule, location: location).recorded()
         let element = Key<Element>(named: name)
         record(.contribution(Contribution(
-            collection: collection.erased, element: element.erased, mapKey: mapKey, mapKeyDescription: description.map { _ in entry },
+            collection: collection.erased, element: element.erased, mapKey: mapKey,
             location: location, isOverride: isRecordingOverrides, gather: gather)))
         return bind(element, fileID: fileID, line: line)
     }
@@ -117,8 +122,11 @@ extension Recipe {
         assemble: @escaping @Sendable ([Element]) -> Collection
     ) -> Recipe {
         let dependencies = contributions.enumerated().map { index, contribution in
-            Dependency(role: .contribution(contribution.mapKeyDescription ?? "\(index + 1)"), key: contribution.element,
-                       isDynamic: false, location: contribution.location)
+            if let mapKey = contribution.mapKey {
+                return Dependency(mapEntry: mapKey, key: contribution.element, location: contribution.location)
+            }
+            return Dependency(role: .contribution("\(index + 1)"), key: contribution.element,
+                              isDynamic: false, location: contribution.location)
         }
         return Recipe(key, source: .collection, location: contributions.first?.location, dependencies: dependencies) { linker in
             let plans = try dependencies.map { dependency in try linker.plan(for: dependency, as: Element.self) }
