@@ -192,7 +192,7 @@ struct GraphCompiler {
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         // A protocol type or an optional declares nothing: the runtime is not asked.
         guard key.name == nil, DependencyTraits.mayDeclareItself(key.type),
-              let recipe = JustInTimeTypes.recipe(of: key.type) else { return nil }
+              let recipe = JustInTimeRecipes.recipe(of: key.type) else { return nil }
         return add(recipe, parent: parent)
     }
 
