@@ -149,6 +149,7 @@ final class GraphCompilation: Compilation {
                                          existing: existing(shared: shared), inherited: { _ in true })
             composition.configure(&compiler)
             compiler.recorded = recorded
+            compiler.contributionProblems = composition.contributionProblems
             compiler.moduleKeyCount = merged.moduleKeyCount
             compiler.parent = parent
             compiler.reserveCapacity(merged.bindings.count)

@@ -26,6 +26,9 @@ struct GraphCompiler {
     /// What the injector's modules and overrides recorded, which the rules check; empty for a
     /// key compiled on its first request.
     var recorded = RecordedElements()
+    /// The problems of the contributions of `recorded`, when `Composition` gathered them
+    /// already (`RuleInput.contributionProblems`).
+    var contributionProblems: [InjectionError.Problem]?
     /// For a child injector, its parent, which the rules check the child's bindings against.
     var parent: GraphCompilation.Parent?
     /// Whether the graph is a child injector's (or a template's), also when a key is compiled
@@ -102,7 +105,8 @@ struct GraphCompiler {
         decide()
         let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
                               parent: parent, isChild: isChild || parent != nil,
-                              awaitsEagerValues: awaitsEagerValues, family: family)
+                              awaitsEagerValues: awaitsEagerValues, family: family,
+                              contributionProblems: contributionProblems)
         return Self.rules.flatMap { $0.check(input) }
     }
 
