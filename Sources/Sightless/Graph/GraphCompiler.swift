@@ -153,7 +153,8 @@ struct GraphCompiler {
                 guard let recipe = graph.nodes[node].recipe else { continue }
                 let meaning = meanings[node]
                 let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner,
-                                    meaning: meaning, closer: recipe.closer)
+                                    meaning: meaning, closer: recipe.closer, edges: graph.nodes[node].edges,
+                                    dependencies: recipe.dependencies)
                 if meaning.isolatedForBuild, let (_, chain) = held[node] { linker.heldIsolated = chain }
                 do {
                     let scope = meaning.owner == .eachChild ? PerChildScope.wrapping(recipe.scope, owner: owner, closer: recipe.closer) : nil
