@@ -39,6 +39,9 @@ public struct Properties<Instance>: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// Whether `entries` holds any: read where `Instance` is not specialized, so that a type
+    /// without injected properties links them without the runtime's metadata of its entries.
+    private var hasEntries = false
 
     /// An empty set of properties.
     ///
@@ -150,13 +153,14 @@ public struct Properties<Instance>: Sendable {
             copy.entries[index] = entry
         } else {
             copy.entries.append(entry)
+            copy.hasEntries = true
         }
         return copy
     }
 
     /// Links every entry into one plan that sets all the properties of an instance.
     func link(_ linker: any Linking) throws -> (@Sendable (inout Instance, inout Resolution) throws -> Void)? {
-        guard !entries.isEmpty else { return nil }
+        guard hasEntries else { return nil }
         let setters = try entries.map { try $0.link(linker, $0.dependency) }
         let rethrow = linker.rethrow
         return { instance, resolution in
