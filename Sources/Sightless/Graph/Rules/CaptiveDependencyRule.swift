@@ -30,12 +30,12 @@ struct CaptiveDependencyRule: GraphRule {
     /// The scope that keeps a key's values: its own, or for an alias, its target's.
     private func scope(reachedFrom node: Int, in graph: BindingGraph) -> Scope? {
         var current = node
-        var seen: Set<Int> = []
-        while let recipe = graph.nodes[current].recipe {
+        // A walk longer than the graph has nodes went around a cycle: counted rather than
+        // remembered, so that no walk allocates.
+        for _ in 0...graph.nodes.count {
+            guard let recipe = graph.nodes[current].recipe else { return nil }
             guard case .alias = recipe.source, recipe.scope == .unscoped,
                   let target = graph.nodes[current].edges.first?.target else { return recipe.scope }
-            // Only an alias is remembered: most nodes end the walk at once.
-            guard seen.insert(current).inserted else { return nil }
             current = target
         }
         return nil
