@@ -70,9 +70,16 @@ final class Linker: Linking, LinkingNode {
     var observers: InstanceObservers? { nodes.observers }
 
     var rethrow: @Sendable (any Error) -> InjectionError {
+        if let made = madeRethrow { return made }
         let key = key, location = location
-        return { error in InjectionError.wrap(error, at: key, location: location) }
+        let made: @Sendable (any Error) -> InjectionError = { error in
+            InjectionError.wrap(error, at: key, location: location)
+        }
+        madeRethrow = made
+        return made
     }
+    /// `rethrow`, made once per node: each plan of the node that rethrows keeps the same closure.
+    private var madeRethrow: (@Sendable (any Error) -> InjectionError)?
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
         if let node = edgeTarget(of: dependency) ?? nodes.node(for: served(dependency.key)) {
