@@ -172,9 +172,12 @@ final class GraphCompilation: Compilation {
         }
         let linked = try compiler.linkAll()
         let nodes = NodeTable(keys: linked.keys, nodes: linked.nodes, linkOrder: linked.order)
-        let eagerKeys = Set(compiler.graph.nodes.compactMap { node in
-            node.recipe?.scope.strategy.isEager == true ? node.key : nil
-        })
+        // Read by index: a vertex is not copied whole for its recipe's scope.
+        let graphNodes = compiler.graph.nodes
+        var eagerKeys: Set<AnyKey> = []
+        for index in graphNodes.indices where graphNodes[index].recipe?.scope.strategy.isEager == true {
+            eagerKeys.insert(graphNodes[index].key)
+        }
         let eager = eagerKeys.isEmpty ? [] : linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
                                          owner: owner, isTemplate: isTemplate, composition: composition))
