@@ -12,14 +12,15 @@ struct CaptiveDependencyRule: GraphRule {
             // A dependency is captive when it lives shorter than its holder, yet longer than
             // no time at all: nothing is, under a holder kept for a request or less.
             guard holder > .request else { continue }
-            let node = graph.nodes[index]
-            for edge in node.edges {
-                let dependency = graph.dependency(of: edge, from: index)
-                guard !(edge.isDeferred && dependency.factoryArguments != nil),
-                      let target = edge.target, let held = scope(reachedFrom: target, in: graph),
+            // The dependency is read only for an edge to a shorter-lived value: most edges are not.
+            for edge in graph.nodes[index].edges {
+                guard let target = edge.target, let held = scope(reachedFrom: target, in: graph),
                       held.strategy.lifetime != .none, held.strategy.lifetime < holder else { continue }
+                let dependency = graph.dependency(of: edge, from: index)
+                guard !(edge.isDeferred && dependency.factoryArguments != nil) else { continue }
                 problems.append(InjectionError.Problem(
-                    .captiveDependency(key: node.key, scope: recipe.scope.name, dependency: graph.nodes[target].key,
+                    .captiveDependency(key: graph.nodes[index].key, scope: recipe.scope.name,
+                                       dependency: graph.nodes[target].key,
                                        dependencyScope: held.name),
                     path: graph.path(to: index) + [graph.nodes[target].key], location: dependency.declaredAt))
             }
