@@ -39,14 +39,14 @@ struct BindingGraph: Sendable {
     }
 
     private(set) var nodes: [Vertex] = []
-    private(set) var index: [AnyKey: Int] = [:]
+    private(set) var index = KeyIndex()
 
     mutating func add(
         _ key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency] = [], fromParent: Bool = false
     ) -> Int {
         nodes.append(Vertex(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies,
                             fromParent: fromParent))
-        index[key] = nodes.count - 1
+        index.set(nodes.count - 1, for: key)
         return nodes.count - 1
     }
 

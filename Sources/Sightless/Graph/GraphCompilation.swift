@@ -152,7 +152,10 @@ final class GraphCompilation: Compilation {
             compiler.contributionProblems = composition.contributionProblems
             compiler.moduleKeyCount = merged.moduleKeyCount
             compiler.parent = parent
-            compiler.reserveCapacity(merged.bindings.count)
+            // Every binding is a root, and an app's graph holds about as many types built just
+            // in time, which its bindings lead to: room for both, so that the graph grows
+            // without copying its nodes or rehashing its keys.
+            compiler.reserveCapacity(merged.bindings.count * 2)
             for key in merged.order { compiler.addRoot(key) }
             // A contextual binding's consumer is compiled now, so that the binding is checked.
             for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }

@@ -260,7 +260,7 @@ final class LinkedNodes {
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
     /// Every key of the graph being linked, linked yet or not (with its node's index).
-    let planned: [AnyKey: Int]
+    let planned: KeyIndex
     /// The decorators of each decorated key, in the order they apply.
     let decorators: [AnyKey: [Decorator]]
     let observers: InstanceObservers?
@@ -268,7 +268,7 @@ final class LinkedNodes {
     let contextual: [AnyKey: [AnyKey: AnyKey]]
 
     init(
-        existing: @escaping (AnyKey) -> AnyNode?, planned: [AnyKey: Int],
+        existing: @escaping (AnyKey) -> AnyNode?, planned: KeyIndex,
         decorators: [AnyKey: [Decorator]] = [:], observers: InstanceObservers? = nil,
         contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
     ) {
