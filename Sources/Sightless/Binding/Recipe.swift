@@ -216,7 +216,9 @@ extension Recipe {
         let dependency = Dependency(role: .target, key: target.erased, isDynamic: false, location: location)
         return Recipe(key, source: .alias(target.erased), location: location, dependencies: [dependency]) { linker in
             let plan = try linker.plan(for: dependency, as: Target.self)
-            if let same = plan as? Plan<Value> { return same }
+            // Cast only a target of the key's own type: a cast of a closure's type finds the
+            // metadata of both function types, which an alias of another type need not pay.
+            if Target.self == Value.self, let same = plan as? Plan<Value> { return same }
             let rethrow = linker.rethrow
             return { resolution in
                 let value = try plan(&resolution)

@@ -20,6 +20,10 @@
 /// An `Injectable` type needs no binding: the injector builds it from its own initializer
 /// ("just in time"). A binding for its key always wins.
 ///
+/// A type's descriptors (``initializer``, ``properties``, ``scope``) may be read once per
+/// process, when an injector first builds the type just in time, and what they gave used by
+/// every later injector: a descriptor declares the type, it does not decide per injector.
+///
 /// Structs conform the same way. A type you do not own becomes injectable by a retroactive
 /// conformance in your module, or by a closure binding. A class with subclasses declares its
 /// descriptors as `class var`s typed with the base class; see ``Initializer`` and

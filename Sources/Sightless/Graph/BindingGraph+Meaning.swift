@@ -9,11 +9,11 @@ extension BindingGraph {
         meanings.reserveCapacity(nodes.count)
         var anyAwaited = false, anyAlias = false
         for index in nodes.indices {
-            let vertex = nodes[index]
+            // The recipe alone, not a copy of the whole vertex: most nodes have one.
             let reentry: Meaning.Reentry = hasDynamicDependencies(index) ? .recursion : .cycle
-            guard let recipe = vertex.recipe else {
-                var linked = vertex.linkedMeaning
-                if vertex.fromParent && linked.owner != .none { linked.owner = .parent }
+            guard let recipe = nodes[index].recipe else {
+                var linked = nodes[index].linkedMeaning
+                if nodes[index].fromParent && linked.owner != .none { linked.owner = .parent }
                 anyAwaited = anyAwaited || linked.awaited != nil
                 meanings.append(linked)
                 continue
@@ -21,7 +21,7 @@ extension BindingGraph {
             let strategy = recipe.scope.strategy
             let owner: Meaning.Owner = strategy.lifetime == .none && !strategy.isEager ? .none
                 : perChild ? .eachChild : .injector
-            let awaited = recipe.isAsync ? vertex.key : nil
+            let awaited = recipe.isAsync ? nodes[index].key : nil
             anyAwaited = anyAwaited || awaited != nil
             if case .alias = recipe.source { anyAlias = true }
             meanings.append(Meaning(owner: owner, isolation: recipe.isolation, awaited: awaited, reentry: reentry))

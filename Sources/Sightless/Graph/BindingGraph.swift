@@ -39,14 +39,14 @@ struct BindingGraph: Sendable {
     }
 
     private(set) var nodes: [Vertex] = []
-    private(set) var index: [AnyKey: Int] = [:]
+    private(set) var index = KeyIndex()
 
     mutating func add(
         _ key: AnyKey, recipe: Recipe?, parent: Int?, linkedDynamicDependencies: [Dependency] = [], fromParent: Bool = false
     ) -> Int {
         nodes.append(Vertex(key: key, recipe: recipe, parent: parent, linkedDynamicDependencies: linkedDynamicDependencies,
                             fromParent: fromParent))
-        index[key] = nodes.count - 1
+        index.set(nodes.count - 1, for: key)
         return nodes.count - 1
     }
 
@@ -209,17 +209,18 @@ struct BindingGraph: Sendable {
     /// leads nowhere or around a cycle.
     private func dynamicOrigin(of node: Int) -> Int? {
         var current = node
-        var seen: Set<Int> = []
-        while true {
+        // A walk longer than the graph has nodes went around a cycle: counted rather than
+        // remembered, so that no walk allocates.
+        for _ in 0...nodes.count {
             guard let recipe = nodes[current].recipe else { return current }
             switch recipe.source {
             case .alias: break
             case .wrapper where nodes[current].edges.first?.isDeferred == false: break
             default: return current
             }
-            // Only an alias or a wrapper is remembered: most nodes end the walk at once.
-            guard seen.insert(current).inserted, let target = nodes[current].edges.first?.target else { return nil }
+            guard let target = nodes[current].edges.first?.target else { return nil }
             current = target
         }
+        return nil
     }
 }

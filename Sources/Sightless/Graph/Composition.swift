@@ -15,6 +15,9 @@ struct Composition: Sendable {
     var autoWired: Set<AnyKey> = []
     /// The contributions the collections of this injector gather, its parents' included.
     var contributions: [Contribution] = []
+    /// What is wrong with the contributions gathered here (`DuplicateContributionRule`), found
+    /// while gathering them, so that the rule need not gather them again.
+    var contributionProblems: [InjectionError.Problem] = []
 
     /// The binders for an injector's modules and overrides, ready to record: a child's
     /// contributions are named apart from its parent's.
@@ -40,6 +43,7 @@ struct Composition: Sendable {
         // so that a graph without contributions, candidates or decorators pays nothing for them.
         let contributions = DuplicateContributionRule.contributions(recorded, parent: parent)
         if let gathered = DuplicateContributionRule().gather(recorded, parent: parent) {
+            composition.contributionProblems = gathered.problems
             for recipe in gathered.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
                 merged.order.append(recipe.key)
             }

@@ -149,9 +149,13 @@ final class GraphCompilation: Compilation {
                                          existing: existing(shared: shared), inherited: { _ in true })
             composition.configure(&compiler)
             compiler.recorded = recorded
+            compiler.contributionProblems = composition.contributionProblems
             compiler.moduleKeyCount = merged.moduleKeyCount
             compiler.parent = parent
-            compiler.reserveCapacity(merged.bindings.count)
+            // Every binding is a root, and an app's graph holds about as many types built just
+            // in time, which its bindings lead to: room for both, so that the graph grows
+            // without copying its nodes or rehashing its keys.
+            compiler.reserveCapacity(merged.bindings.count * 2)
             for key in merged.order { compiler.addRoot(key) }
             // A contextual binding's consumer is compiled now, so that the binding is checked.
             for binding in composition.contextualBindings { compiler.addRoot(binding.consumer) }
@@ -171,9 +175,12 @@ final class GraphCompilation: Compilation {
         }
         let linked = try compiler.linkAll()
         let nodes = NodeTable(keys: linked.keys, nodes: linked.nodes, linkOrder: linked.order)
-        let eagerKeys = Set(compiler.graph.nodes.compactMap { node in
-            node.recipe?.scope.strategy.isEager == true ? node.key : nil
-        })
+        // Read by index: a vertex is not copied whole for its recipe's scope.
+        let graphNodes = compiler.graph.nodes
+        var eagerKeys: Set<AnyKey> = []
+        for index in graphNodes.indices where graphNodes[index].recipe?.scope.strategy.isEager == true {
+            eagerKeys.insert(graphNodes[index].key)
+        }
         let eager = eagerKeys.isEmpty ? [] : linked.order.filter { eagerKeys.contains($0.key) }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
                                          owner: owner, isTemplate: isTemplate, composition: composition))

@@ -26,6 +26,9 @@ struct GraphCompiler {
     /// What the injector's modules and overrides recorded, which the rules check; empty for a
     /// key compiled on its first request.
     var recorded = RecordedElements()
+    /// The problems of the contributions of `recorded`, when `Composition` gathered them
+    /// already (`RuleInput.contributionProblems`).
+    var contributionProblems: [InjectionError.Problem]?
     /// For a child injector, its parent, which the rules check the child's bindings against.
     var parent: GraphCompilation.Parent?
     /// Whether the graph is a child injector's (or a template's), also when a key is compiled
@@ -102,7 +105,8 @@ struct GraphCompiler {
         decide()
         let input = RuleInput(graph: graph, recorded: recorded, bindings: bindings, moduleKeyCount: moduleKeyCount,
                               parent: parent, isChild: isChild || parent != nil,
-                              awaitsEagerValues: awaitsEagerValues, family: family)
+                              awaitsEagerValues: awaitsEagerValues, family: family,
+                              contributionProblems: contributionProblems)
         return Self.rules.flatMap { $0.check(input) }
     }
 
@@ -149,7 +153,8 @@ struct GraphCompiler {
                 guard let recipe = graph.nodes[node].recipe else { continue }
                 let meaning = meanings[node]
                 let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner,
-                                    meaning: meaning, closer: recipe.closer)
+                                    meaning: meaning, closer: recipe.closer, edges: graph.nodes[node].edges,
+                                    dependencies: recipe.dependencies)
                 if meaning.isolatedForBuild, let (_, chain) = held[node] { linker.heldIsolated = chain }
                 do {
                     let scope = meaning.owner == .eachChild ? PerChildScope.wrapping(recipe.scope, owner: owner, closer: recipe.closer) : nil
@@ -192,7 +197,7 @@ struct GraphCompiler {
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
         // A protocol type or an optional declares nothing: the runtime is not asked.
         guard key.name == nil, DependencyTraits.mayDeclareItself(key.type),
-              let recipe = JustInTimeTypes.recipe(of: key.type) else { return nil }
+              let recipe = JustInTimeRecipes.recipe(of: key.type) else { return nil }
         return add(recipe, parent: parent)
     }
 
@@ -255,7 +260,7 @@ final class LinkedNodes {
     var order: [AnyNode] = []
     let existing: (AnyKey) -> AnyNode?
     /// Every key of the graph being linked, linked yet or not (with its node's index).
-    let planned: [AnyKey: Int]
+    let planned: KeyIndex
     /// The decorators of each decorated key, in the order they apply.
     let decorators: [AnyKey: [Decorator]]
     let observers: InstanceObservers?
@@ -263,7 +268,7 @@ final class LinkedNodes {
     let contextual: [AnyKey: [AnyKey: AnyKey]]
 
     init(
-        existing: @escaping (AnyKey) -> AnyNode?, planned: [AnyKey: Int],
+        existing: @escaping (AnyKey) -> AnyNode?, planned: KeyIndex,
         decorators: [AnyKey: [Decorator]] = [:], observers: InstanceObservers? = nil,
         contextual: [AnyKey: [AnyKey: AnyKey]] = [:]
     ) {

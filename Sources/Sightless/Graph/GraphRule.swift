@@ -34,6 +34,9 @@ struct RuleInput {
     var awaitsEagerValues = false
     /// For a key compiled on its first request, the compilation of the injector compiling it.
     var family: GraphCompilation?
+    /// The problems of the contributions `recorded` gathers, when `Composition` gathered them
+    /// already; `nil` to gather them again.
+    var contributionProblems: [InjectionError.Problem]?
 
     /// The child templates declared from the injector and from its parents, nearest first:
     /// where a key the graph lacks may be provided or bound. Gathered when a rule asks.

@@ -26,11 +26,22 @@ final class Linker: Linking, LinkingNode {
     /// keys from it to the value isolated there; empty otherwise.
     var heldIsolated: [AnyKey] = []
 
+    /// The edges the graph found for the node being linked, and the dependencies of its recipe
+    /// they fill (`BindingGraph.Edge.dependencyIndex`): a dependency's node is found by its edge,
+    /// with no key hashed.
+    private let edges: [BindingGraph.Edge]
+    private let dependencies: [Dependency]
+    /// Where the next search of `edges` starts: a recipe links its dependencies in order, so
+    /// each is found at once.
+    private var nextEdge = 0
+
     init(
         key: AnyKey, location: SourceLocation?, nodes: LinkedNodes, owner: CompilationOwner, meaning: Meaning = .plain,
-        closer: ValueCloser? = nil
+        closer: ValueCloser? = nil, edges: [BindingGraph.Edge] = [], dependencies: [Dependency] = []
     ) {
         self.key = key
+        self.edges = edges
+        self.dependencies = dependencies
         self.closer = closer
         self.meaning = meaning
         self.owner = owner
@@ -59,12 +70,19 @@ final class Linker: Linking, LinkingNode {
     var observers: InstanceObservers? { nodes.observers }
 
     var rethrow: @Sendable (any Error) -> InjectionError {
+        if let made = madeRethrow { return made }
         let key = key, location = location
-        return { error in InjectionError.wrap(error, at: key, location: location) }
+        let made: @Sendable (any Error) -> InjectionError = { error in
+            InjectionError.wrap(error, at: key, location: location)
+        }
+        madeRethrow = made
+        return made
     }
+    /// `rethrow`, made once per node: each plan of the node that rethrows keeps the same closure.
+    private var madeRethrow: (@Sendable (any Error) -> InjectionError)?
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
-        if let node = nodes.node(for: served(dependency.key)) {
+        if let node = edgeTarget(of: dependency) ?? nodes.node(for: served(dependency.key)) {
             lastFound = (dependency.key, node)
             let typed = try node.typed(as: Value.self)
             if dependency.isTarget { inherited = node.signature }
@@ -92,6 +110,24 @@ final class Linker: Linking, LinkingNode {
 
     /// The node that fills `dependency`: an initializer asks for a dependency's plan, then at
     /// once for what else it needs of that node, found again without a lookup.
+    /// The linked node of the edge that fills `dependency` at once (not through a wrapped type,
+    /// nor deferred), if the graph found one and it is linked; `nil` sends the caller to the
+    /// nodes by key.
+    private func edgeTarget(of dependency: Dependency) -> AnyNode? {
+        let count = edges.count
+        var position = nextEdge
+        for _ in 0..<count {
+            if position == count { position = 0 }
+            let edge = edges[position]
+            position += 1
+            guard !edge.throughWrapped, !edge.isDeferred, let target = edge.target,
+                  dependencies[edge.dependencyIndex].key == dependency.key else { continue }
+            nextEdge = position
+            return nodes.byNode[target]
+        }
+        return nil
+    }
+
     private func linkedNode(for dependency: Dependency) -> AnyNode? {
         if let (key, node) = lastFound, key == dependency.key { return node }
         return nodes.node(for: served(dependency.key))

@@ -35,7 +35,11 @@ struct NodeIndex {
         var capacity = 32
         let load = nodes.count <= 65_536 ? 4 : 2
         while capacity < nodes.count * load { capacity *= 2 }
-        var entries = [Entry](repeating: Entry(type: 0, name: nil, node: nil, instance: nil), count: capacity)
+        // Each empty entry made in place: `Array(repeating:count:)` copies one through its value
+        // witness, a call per entry.
+        var entries: [Entry] = []
+        entries.reserveCapacity(capacity)
+        for _ in 0..<capacity { entries.append(Entry(type: 0, name: nil, node: nil, instance: nil)) }
         let mask = capacity - 1
         // A key is found by the identity of its type, and its node is then read as a node of that
         // type: index only nodes that produce it (all of them, unless a recipe is wrong).

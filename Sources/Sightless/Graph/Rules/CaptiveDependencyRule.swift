@@ -12,14 +12,15 @@ struct CaptiveDependencyRule: GraphRule {
             // A dependency is captive when it lives shorter than its holder, yet longer than
             // no time at all: nothing is, under a holder kept for a request or less.
             guard holder > .request else { continue }
-            let node = graph.nodes[index]
-            for edge in node.edges {
-                let dependency = graph.dependency(of: edge, from: index)
-                guard !(edge.isDeferred && dependency.factoryArguments != nil),
-                      let target = edge.target, let held = scope(reachedFrom: target, in: graph),
+            // The dependency is read only for an edge to a shorter-lived value: most edges are not.
+            for edge in graph.nodes[index].edges {
+                guard let target = edge.target, let held = scope(reachedFrom: target, in: graph),
                       held.strategy.lifetime != .none, held.strategy.lifetime < holder else { continue }
+                let dependency = graph.dependency(of: edge, from: index)
+                guard !(edge.isDeferred && dependency.factoryArguments != nil) else { continue }
                 problems.append(InjectionError.Problem(
-                    .captiveDependency(key: node.key, scope: recipe.scope.name, dependency: graph.nodes[target].key,
+                    .captiveDependency(key: graph.nodes[index].key, scope: recipe.scope.name,
+                                       dependency: graph.nodes[target].key,
                                        dependencyScope: held.name),
                     path: graph.path(to: index) + [graph.nodes[target].key], location: dependency.declaredAt))
             }
@@ -30,12 +31,12 @@ struct CaptiveDependencyRule: GraphRule {
     /// The scope that keeps a key's values: its own, or for an alias, its target's.
     private func scope(reachedFrom node: Int, in graph: BindingGraph) -> Scope? {
         var current = node
-        var seen: Set<Int> = []
-        while let recipe = graph.nodes[current].recipe {
+        // A walk longer than the graph has nodes went around a cycle: counted rather than
+        // remembered, so that no walk allocates.
+        for _ in 0...graph.nodes.count {
+            guard let recipe = graph.nodes[current].recipe else { return nil }
             guard case .alias = recipe.source, recipe.scope == .unscoped,
                   let target = graph.nodes[current].edges.first?.target else { return recipe.scope }
-            // Only an alias is remembered: most nodes end the walk at once.
-            guard seen.insert(current).inserted else { return nil }
             current = target
         }
         return nil

@@ -12,7 +12,7 @@ struct DuplicateContributionRule: GraphRule {
     }
 
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
-        gather(input.recorded, parent: input.parent)?.problems ?? []
+        input.contributionProblems ?? gather(input.recorded, parent: input.parent)?.problems ?? []
     }
 
     /// The contributions `recorded` gathers, with those of `parent` to the collections they
@@ -20,8 +20,12 @@ struct DuplicateContributionRule: GraphRule {
     func gather(_ recorded: RecordedElements, parent: GraphCompilation.Parent?) -> Gathered? {
         let contributions = Self.contributions(recorded, parent: parent)
         guard !contributions.isEmpty else { return nil }
+        // Only a collection's key is looked up: a binding of another type is not hashed.
+        let collectionTypes = Set(contributions.map { ObjectIdentifier($0.collection.type) })
         var moduleBound: [AnyKey: SourceLocation?] = [:]
-        for recipe in recorded.recipes(overrides: false) { moduleBound[recipe.key] = recipe.location }
+        for recipe in recorded.recipes(overrides: false) where collectionTypes.contains(ObjectIdentifier(recipe.key.type)) {
+            moduleBound[recipe.key] = recipe.location
+        }
         return gather(contributions, bound: moduleBound, overridden: Set(recorded.recipes(overrides: true).map(\.key)))
     }
 

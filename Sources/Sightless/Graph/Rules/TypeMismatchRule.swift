@@ -19,8 +19,9 @@ struct TypeMismatchRule: GraphRule {
     /// The concrete type of the values an alias ends up with, when it is known.
     private func concreteType(reachedFrom alias: Int, in graph: BindingGraph) -> Any.Type? {
         var current = alias
-        var seen: Set<Int> = []
-        while seen.insert(current).inserted {
+        // A walk longer than the graph has nodes went around a cycle: counted rather than
+        // remembered, so that no walk allocates.
+        for _ in 0...graph.nodes.count {
             guard let edge = graph.nodes[current].edges.first, !edge.throughWrapped,
                   let target = edge.target, let recipe = graph.nodes[target].recipe else { return nil }
             if case .alias = recipe.source {
