@@ -30,8 +30,8 @@ func optionalWrappedType(_ type: Any.Type) -> Any.Type? {
     return unsafe unsafeBitCast(words[2], to: Any.Type.self)
 }
 
-/// Whether `type` is a struct: of the types a dependency may have, the only kind a `Lazy` or a
-/// `Factory` is.
+/// Whether `type` is a struct: the only kind a member injector is, so that no other type is
+/// asked whether it is one.
 ///
 /// Invariant: struct metadata has kind 0x200 in its first word (see `isExistential`).
 func isStruct(_ type: Any.Type) -> Bool {
