@@ -183,9 +183,9 @@ public final class Binder {
     /// ```swift
     /// binder.entryPoint(NotesHandler.self)   // final class NotesHandler: Injectable
     /// ```
-    public func entryPoint<Value: Injectable>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) {
-        JustInTimeTypes.record(Value.self)
-        entryPoint(Key<Value>(), fileID: fileID, line: line)
+    public func entryPoint<Declared: Injectable>(_ type: Declared.Type, fileID: String = #fileID, line: Int = #line) {
+        JustInTimeTypes.record(Declared.self)
+        entryPoint(Key<Declared>(), fileID: fileID, line: line)
     }
 
     /// Declares a ``MainActorInjectable`` type the app will request, as
@@ -195,9 +195,11 @@ public final class Binder {
     /// ```swift
     /// binder.entryPoint(FeedModel.self)   // @MainActor final class FeedModel: MainActorInjectable
     /// ```
-    public func entryPoint<Value: MainActorInjectable>(_ type: Value.Type, fileID: String = #fileID, line: Int = #line) {
-        JustInTimeTypes.record(Value.self)
-        entryPoint(Key<Value>(), fileID: fileID, line: line)
+    public func entryPoint<Declared: MainActorInjectable>(
+        _ type: Declared.Type, fileID: String = #fileID, line: Int = #line
+    ) {
+        JustInTimeTypes.record(Declared.self)
+        entryPoint(Key<Declared>(), fileID: fileID, line: line)
     }
 
     /// Declares a key the app will request; see ``entryPoint(_:fileID:line:)-(Value.Type,_,_)``.
