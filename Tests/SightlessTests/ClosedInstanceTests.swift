@@ -130,4 +130,56 @@ struct ClosedInstanceTests {
         try child.shutDown()
         #expect(log.all == ["channel", "session a", "pooled connection"])
     }
+
+    @Test("threads racing on one template child get one instance per kept slot")
+    func racingThreadsShareEachSlot() throws {
+        let log = ClosedLog()
+        let app = try Injector(Bindings { $0.bind(ClosedLog.self).to(instance: log) })
+        let calls = try app.childTemplate(providing: Caller.self) { binder in
+            binder.bind(CallSession.self).in(.singleton)
+            binder.bind(Channel.self).in(.singleton)
+            binder.bind(Connection.self).to { resolver in PooledConnection(log: try resolver.getInstance(ClosedLog.self)) }
+                .in(.singleton)
+        }
+        for _ in 0..<20 {
+            let child = try calls.child(Caller(name: "shared"))
+            let seen = race(threads: 8) { thread -> [ObjectIdentifier] in
+                // Each thread reaches the slots in another order.
+                let order = thread % 2 == 0 ? [0, 1, 2] : [2, 1, 0]
+                return order.compactMap { slot -> ObjectIdentifier? in
+                    switch slot {
+                    case 0: return (try? child.getInstance(CallSession.self)).map(ObjectIdentifier.init)
+                    case 1: return (try? child.getInstance(Channel.self)).map(ObjectIdentifier.init)
+                    default: return (try? child.getInstance(Connection.self)).map(ObjectIdentifier.init)
+                    }
+                }
+            }
+            #expect(Set(seen.flatMap { $0 }).count == 3)
+            #expect(seen.allSatisfy { $0.count == 3 })
+            try child.shutDown()
+        }
+        #expect(log.all.count == 60)
+    }
+
+    @Test("a parent's shutdown racing requests of its template children closes every session handed out, once")
+    func parentShutdownRacingChildren() throws {
+        for round in 0..<10 {
+            let log = ClosedLog()
+            let app = try Injector(Bindings { $0.bind(ClosedLog.self).to(instance: log) })
+            let calls = try app.childTemplate(providing: Caller.self) { $0.bind(CallSession.self).in(.singleton) }
+            let children = try (0..<8).map { thread in try calls.child(Caller(name: "\(round)-\(thread)")) }
+            let handedOut = race(threads: 9) { thread -> String? in
+                if thread == 8 {
+                    _ = try? app.shutDown()
+                    return nil
+                }
+                return (try? children[thread].getInstance(CallSession.self)).map { $0.caller.name }
+            }
+            let closed = log.all
+            // Each session handed out was closed, by the shutdown or by its builder, and none twice.
+            #expect(Set(closed).count == closed.count)
+            for name in handedOut.compactMap({ $0 }) { #expect(closed.contains("session \(name)")) }
+        }
+    }
 }
+
