@@ -10,12 +10,17 @@
 final class InjectorLifecycle {
     /// Guards everything below; held in place, so that a lifecycle is one allocation and its mutex's.
     private let lock = PthreadMutex()
-    /// A template child's provisions of the template's scoped nodes, at the index of the node's
-    /// scope slot (`ScopeSlot`): its `InstanceStorage`, or a `ProvisionBox` of the provision its
-    /// scope made; `nil` where the child made none yet.
+    /// A template child's first provision of one of the template's scoped nodes, and that node's
+    /// scope slot index (`ScopeSlot`), -1 until there is one: most children of a request
+    /// template keep one value, which then needs no array.
+    private var firstProvision: AnyObject?
+    private var firstIndex = -1
+    /// The child's other provisions, at the index of the node's scope slot: its
+    /// `InstanceStorage`, or a `ProvisionBox` of the provision its scope made; `nil` where the
+    /// child made none yet (and at `firstIndex`).
     private var provisions: [AnyObject?] = []
     /// The node table whose storages the injector owns; `nil` for a template's child, whose
-    /// table its siblings share and whose own values are in `provisions`.
+    /// table its siblings share and whose own values are its provisions.
     private let table: NodeTable?
     /// The live children's lifecycles, in no order: a child leaving takes the last one's place.
     private var children: [InjectorLifecycle] = []
@@ -103,11 +108,17 @@ final class InjectorLifecycle {
 
     /// The provision at `index`, if the child made one; under `lock`.
     private func provision(at index: Int) -> AnyObject? {
-        index < provisions.count ? provisions[index] : nil
+        if index == firstIndex { return firstProvision }
+        return index < provisions.count ? provisions[index] : nil
     }
 
-    /// Places a provision at `index`; under `lock`.
+    /// Places a provision at `index`, where there is none; under `lock`.
     private func place(_ provision: AnyObject, at index: Int) {
+        if firstProvision == nil {
+            firstProvision = provision
+            firstIndex = index
+            return
+        }
         if index == provisions.count { return provisions.append(provision) }
         while index >= provisions.count { provisions.append(nil) }
         provisions[index] = provision
@@ -119,9 +130,9 @@ final class InjectorLifecycle {
         if closed { storage.sealed = true }
     }
 
-    /// The storages among `provisions`: those that keep an instance; under `lock`.
+    /// The storages among the provisions: those that keep an instance; under `lock`.
     private var keptStorages: [InstanceStorage] {
-        provisions.compactMap { provision in
+        ([firstProvision] + provisions).compactMap { provision in
             (provision as? InstanceStorage) ?? (provision as? KeptProvision)?.storage
         }
     }
