@@ -1,5 +1,4 @@
 import Sightless
-import Synchronization
 import Testing
 
 private final class FamilyClock: Injectable, Sendable {
@@ -20,7 +19,7 @@ private final class ChildScreen: Injectable, Sendable {
 
 /// The keys an observer heard of.
 private final class Heard: Sendable {
-    private let keys = Mutex<[String]>([])
+    private let keys = Locked<[String]>([])
     func add(_ event: InstanceEvent) { keys.withLock { $0.append(event.key.typeName) } }
     var names: [String] { keys.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Sightless
-import Synchronization
 import Testing
 
 // `Lazy` and `Factory` made in code, with no injector: what a unit test hands a type in place
@@ -36,7 +35,7 @@ private struct Refused: Error {}
 
 /// Counts calls from any thread.
 private final class Calls: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func record() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }
@@ -64,7 +63,7 @@ struct TestSeamTests {
     @Test("threads asking a Lazy made from a closure at once all receive one value")
     func lazyOneValueAcrossThreads() throws {
         let lazy = Lazy<FakeAccounts> { FakeAccounts() }
-        let values = Mutex<[ObjectIdentifier]>([])
+        let values = Locked<[ObjectIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             let value = try? lazy.get()
             values.withLock { $0.append(ObjectIdentifier(value!)) }

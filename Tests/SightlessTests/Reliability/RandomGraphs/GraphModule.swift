@@ -1,5 +1,4 @@
 import Sightless
-import Synchronization
 
 /// What a node received, in slot order.
 enum GraphInput: @unchecked Sendable {
@@ -54,7 +53,7 @@ final class WiredChild: Wired, @unchecked Sendable {
 
 /// Counts what each key's binding built, to compare with the objects the requests returned.
 final class BuildLedger: Sendable {
-    private let counts: Mutex<[Int: Int]> = Mutex([:])
+    private let counts = Locked<[Int: Int]>([:])
     func built(_ index: Int) { counts.withLock { $0[index, default: 0] += 1 } }
     func count(_ index: Int) -> Int { counts.withLock { $0[index] ?? 0 } }
 }
