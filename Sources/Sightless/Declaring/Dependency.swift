@@ -136,9 +136,11 @@ public struct Dependency: Sendable, CustomStringConvertible {
     private final class MapEntry: Sendable {
         let key: any Hashable & Sendable
         init(key: any Hashable & Sendable) { self.key = key }
-        var written: String { Self.written(key) }
-        private static func written<Entry: Hashable & Sendable>(_ entry: Entry) -> String { String(reflecting: entry) }
+        var written: String { Dependency.written(mapKey: key) }
     }
+
+    /// A map's entry key as Swift writes it (`"home"`), for a role or an error that shows it.
+    static func written(mapKey: any Hashable & Sendable) -> String { String(reflecting: mapKey) }
 
     /// A readable form: the role and the key.
     ///

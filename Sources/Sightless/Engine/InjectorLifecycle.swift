@@ -88,7 +88,7 @@ final class InjectorLifecycle {
             if let box = provision(at: slot.index) as? ProvisionBox<Value> { return box.provision }
             let made = make()
             place(ProvisionBox(made), at: slot.index)
-            if let storage = made.storage { keep(storage) }
+            if let storage = made.storage { sealIfClosed(storage) }
             return made
         }
     }
@@ -101,7 +101,7 @@ final class InjectorLifecycle {
             let storage = InstanceStorage(key)
             storage.closer = closer
             place(storage, at: slot.index)
-            keep(storage)
+            sealIfClosed(storage)
             return storage
         }
     }
@@ -119,14 +119,13 @@ final class InjectorLifecycle {
             firstIndex = index
             return
         }
-        if index == provisions.count { return provisions.append(provision) }
         while index >= provisions.count { provisions.append(nil) }
         provisions[index] = provision
     }
 
-    /// Keeps a storage just made; under `lock`. Not yet handed to any thread, it is sealed
-    /// without the coordinator's lock when the lifecycle is closed.
-    private func keep(_ storage: InstanceStorage) {
+    /// Seals a storage just made when the lifecycle is closed; under `lock`. Not yet handed to
+    /// any thread, it is sealed without the coordinator's lock.
+    private func sealIfClosed(_ storage: InstanceStorage) {
         if closed { storage.sealed = true }
     }
 

@@ -14,9 +14,6 @@ final class CompilationOwner: Sendable {
     func nextScopeSlot() -> Int {
         scopeSlots.add(1, ordering: .relaxed).oldValue
     }
-
-    /// How many scoped nodes were given an index so far.
-    var scopeSlotCount: Int { scopeSlots.load(ordering: .relaxed) }
 }
 
 /// The injector that keeps the value being built, while a storing scope builds it.

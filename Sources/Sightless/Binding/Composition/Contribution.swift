@@ -22,7 +22,7 @@ struct Contribution: Sendable {
     /// For a map, the entry's key as Swift writes it (`"home"`), written when an error reads it:
     /// writing a value asks the runtime for its conformances.
     var mapKeyDescription: String? {
-        mapKey.map { Self.written($0) }
+        mapKey.map { Dependency.written(mapKey: $0) }
     }
 
     /// The contribution as a child injector sees its parent's: one of the modules', which the
@@ -31,8 +31,6 @@ struct Contribution: Sendable {
         Contribution(collection: collection, element: element, mapKey: mapKey,
                      location: location, isOverride: false, gather: gather)
     }
-
-    private static func written<Entry: Hashable & Sendable>(_ entry: Entry) -> String { String(reflecting: entry) }
 }
 
 extension Binder {
