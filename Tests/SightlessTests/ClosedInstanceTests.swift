@@ -47,13 +47,28 @@ private final class CallSession: Injectable, Closable, Sendable {
 
 @Suite("What a shutdown closes is the instance kept")
 struct ClosedInstanceTests {
+    /// `Connection` bound to a `PooledConnection` (which closes itself) in the singleton scope.
+    private func bindPooledConnection(_ binder: Binder) {
+        binder.bind(Connection.self).to { resolver in PooledConnection(log: try resolver.getInstance(ClosedLog.self)) }
+            .in(.singleton)
+    }
+
+    /// A template whose children keep three values, each under a slot of its own.
+    private func threeSlotTemplate(_ log: ClosedLog) throws -> ChildTemplate<Caller> {
+        let app = try Injector(Bindings { $0.bind(ClosedLog.self).to(instance: log) })
+        return try app.childTemplate(providing: Caller.self) { binder in
+            binder.bind(CallSession.self).in(.singleton)
+            binder.bind(Channel.self).in(.singleton)
+            bindPooledConnection(binder)
+        }
+    }
+
     @Test("a singleton kept under a base class that is not Closable closes its Closable subclass instance")
     func subclassOfKeptTypeIsClosed() throws {
         let log = ClosedLog()
         let injector = try Injector(Bindings { binder in
             binder.bind(ClosedLog.self).to(instance: log)
-            binder.bind(Connection.self).to { resolver in PooledConnection(log: try resolver.getInstance(ClosedLog.self)) }
-                .in(.singleton)
+            bindPooledConnection(binder)
         })
         _ = try injector.getInstance(Connection.self)
         try injector.shutDown()
@@ -65,8 +80,7 @@ struct ClosedInstanceTests {
         let log = ClosedLog()
         let app = try Injector(Bindings { $0.bind(ClosedLog.self).to(instance: log) })
         let calls = try app.childTemplate(providing: Caller.self) { binder in
-            binder.bind(Connection.self).to { resolver in PooledConnection(log: try resolver.getInstance(ClosedLog.self)) }
-                .in(.singleton)
+            bindPooledConnection(binder)
         }
         let child = try calls.child(Caller(name: "a"))
         #expect(try child.getInstance(Connection.self) === (try child.getInstance(Connection.self)))
@@ -115,13 +129,7 @@ struct ClosedInstanceTests {
     @Test("a template child that keeps values under several slots closes each of them at its shutdown")
     func childClosesEverySlot() throws {
         let log = ClosedLog()
-        let app = try Injector(Bindings { $0.bind(ClosedLog.self).to(instance: log) })
-        let calls = try app.childTemplate(providing: Caller.self) { binder in
-            binder.bind(CallSession.self).in(.singleton)
-            binder.bind(Channel.self).in(.singleton)
-            binder.bind(Connection.self).to { resolver in PooledConnection(log: try resolver.getInstance(ClosedLog.self)) }
-                .in(.singleton)
-        }
+        let calls = try threeSlotTemplate(log)
         let child = try calls.child(Caller(name: "a"))
         // Reached in another order than declared: each slot is the child's own.
         _ = try child.getInstance(Connection.self)
@@ -134,13 +142,7 @@ struct ClosedInstanceTests {
     @Test("threads racing on one template child get one instance per kept slot")
     func racingThreadsShareEachSlot() throws {
         let log = ClosedLog()
-        let app = try Injector(Bindings { $0.bind(ClosedLog.self).to(instance: log) })
-        let calls = try app.childTemplate(providing: Caller.self) { binder in
-            binder.bind(CallSession.self).in(.singleton)
-            binder.bind(Channel.self).in(.singleton)
-            binder.bind(Connection.self).to { resolver in PooledConnection(log: try resolver.getInstance(ClosedLog.self)) }
-                .in(.singleton)
-        }
+        let calls = try threeSlotTemplate(log)
         for _ in 0..<20 {
             let child = try calls.child(Caller(name: "shared"))
             let seen = race(threads: 8) { thread -> [ObjectIdentifier] in
