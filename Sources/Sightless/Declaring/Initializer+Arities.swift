@@ -17,18 +17,18 @@ extension Initializer where Instance: Injectable {
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a))
+            let parts = PlanParts1(make: make, rethrow: linker.rethrow, steps: steps, a: a)
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -38,9 +38,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -50,9 +50,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution))
+                    return try parts.make(parts.a.value(&resolution))
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }
@@ -86,18 +86,18 @@ extension Initializer where Instance: Injectable {
             let a = try ArgumentPlan<A>(dependencies[0], linker)
             let b = try ArgumentPlan<B>(dependencies[1], linker)
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b))
+            let parts = PlanParts2(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b)
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -107,9 +107,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -119,9 +119,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution))
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }
@@ -156,18 +156,18 @@ extension Initializer where Instance: Injectable {
             let b = try ArgumentPlan<B>(dependencies[1], linker)
             let c = try ArgumentPlan<C>(dependencies[2], linker)
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c))
+            let parts = PlanParts3(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c)
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -177,9 +177,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -189,9 +189,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution))
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }
@@ -227,18 +227,18 @@ extension Initializer where Instance: Injectable {
             let c = try ArgumentPlan<C>(dependencies[2], linker)
             let d = try ArgumentPlan<D>(dependencies[3], linker)
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d))
+            let parts = PlanParts4(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d)
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -248,9 +248,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -260,9 +260,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution))
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }
@@ -299,18 +299,18 @@ extension Initializer where Instance: Injectable {
             let d = try ArgumentPlan<D>(dependencies[3], linker)
             let e = try ArgumentPlan<E>(dependencies[4], linker)
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e))
+            let parts = PlanParts5(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e)
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -320,9 +320,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -332,9 +332,9 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution))
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }
@@ -372,18 +372,18 @@ extension Initializer where Instance: Injectable {
             let e = try ArgumentPlan<E>(dependencies[4], linker)
             let f = try ArgumentPlan<F>(dependencies[5], linker)
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e, f: f))
+            let parts = PlanParts6(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e, f: f)
             if steps.properties != nil {
                 return { resolution in
                     var instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution), parts.values.f.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -393,9 +393,9 @@ extension Initializer where Instance: Injectable {
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        instance = try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution), parts.values.f.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -405,11 +405,149 @@ extension Initializer where Instance: Injectable {
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try parts.values.make(parts.values.a.value(&resolution), parts.values.b.value(&resolution), parts.values.c.value(&resolution), parts.values.d.value(&resolution), parts.values.e.value(&resolution), parts.values.f.value(&resolution))
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }
+    }
+}
+
+/// What the plan of an initializer of one argument reads on every run (see `PlanParts0`).
+@usableFromInline
+final class PlanParts1<Instance, A>: Sendable {
+    @usableFromInline let make: @Sendable (consuming A) throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
+    @usableFromInline let a: ArgumentPlan<A>
+
+    @inlinable
+    init(make: @escaping @Sendable (consuming A) throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>, a: ArgumentPlan<A>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
+        self.a = a
+    }
+}
+
+/// What the plan of an initializer of two arguments reads on every run (see `PlanParts0`).
+@usableFromInline
+final class PlanParts2<Instance, A, B>: Sendable {
+    @usableFromInline let make: @Sendable (consuming A, consuming B) throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
+    @usableFromInline let a: ArgumentPlan<A>
+    @usableFromInline let b: ArgumentPlan<B>
+
+    @inlinable
+    init(make: @escaping @Sendable (consuming A, consuming B) throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>, a: ArgumentPlan<A>, b: ArgumentPlan<B>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
+        self.a = a
+        self.b = b
+    }
+}
+
+/// What the plan of an initializer of three arguments reads on every run (see `PlanParts0`).
+@usableFromInline
+final class PlanParts3<Instance, A, B, C>: Sendable {
+    @usableFromInline let make: @Sendable (consuming A, consuming B, consuming C) throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
+    @usableFromInline let a: ArgumentPlan<A>
+    @usableFromInline let b: ArgumentPlan<B>
+    @usableFromInline let c: ArgumentPlan<C>
+
+    @inlinable
+    init(make: @escaping @Sendable (consuming A, consuming B, consuming C) throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>, a: ArgumentPlan<A>, b: ArgumentPlan<B>, c: ArgumentPlan<C>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+}
+
+/// What the plan of an initializer of four arguments reads on every run (see `PlanParts0`).
+@usableFromInline
+final class PlanParts4<Instance, A, B, C, D>: Sendable {
+    @usableFromInline let make: @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
+    @usableFromInline let a: ArgumentPlan<A>
+    @usableFromInline let b: ArgumentPlan<B>
+    @usableFromInline let c: ArgumentPlan<C>
+    @usableFromInline let d: ArgumentPlan<D>
+
+    @inlinable
+    init(make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>, a: ArgumentPlan<A>, b: ArgumentPlan<B>, c: ArgumentPlan<C>, d: ArgumentPlan<D>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+    }
+}
+
+/// What the plan of an initializer of five arguments reads on every run (see `PlanParts0`).
+@usableFromInline
+final class PlanParts5<Instance, A, B, C, D, E>: Sendable {
+    @usableFromInline let make: @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
+    @usableFromInline let a: ArgumentPlan<A>
+    @usableFromInline let b: ArgumentPlan<B>
+    @usableFromInline let c: ArgumentPlan<C>
+    @usableFromInline let d: ArgumentPlan<D>
+    @usableFromInline let e: ArgumentPlan<E>
+
+    @inlinable
+    init(make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>, a: ArgumentPlan<A>, b: ArgumentPlan<B>, c: ArgumentPlan<C>, d: ArgumentPlan<D>, e: ArgumentPlan<E>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.e = e
+    }
+}
+
+/// What the plan of an initializer of six arguments reads on every run (see `PlanParts0`).
+@usableFromInline
+final class PlanParts6<Instance, A, B, C, D, E, F>: Sendable {
+    @usableFromInline let make: @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
+    @usableFromInline let a: ArgumentPlan<A>
+    @usableFromInline let b: ArgumentPlan<B>
+    @usableFromInline let c: ArgumentPlan<C>
+    @usableFromInline let d: ArgumentPlan<D>
+    @usableFromInline let e: ArgumentPlan<E>
+    @usableFromInline let f: ArgumentPlan<F>
+
+    @inlinable
+    init(make: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>, a: ArgumentPlan<A>, b: ArgumentPlan<B>, c: ArgumentPlan<C>, d: ArgumentPlan<D>, e: ArgumentPlan<E>, f: ArgumentPlan<F>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.e = e
+        self.f = f
     }
 }

@@ -44,19 +44,28 @@ struct InjectionSteps<Instance>: Sendable {
     static var initializerOnly: InjectionSteps { InjectionSteps(properties: nil, awakes: false) }
 }
 
-/// What the plan of a fixed-arity initializer reads on every run (the initializer, its
-/// arguments' plans, its steps), held by one object that the plan captures alone.
+/// What the plan of an initializer of no argument reads on every run (the initializer, its
+/// steps, and what turns its error into the injector's), held by one object that the plan
+/// captures alone; `PlanParts1` to `PlanParts6`, generated, add each argument's plan.
 ///
 /// A closure that captures several values keeps them in a box, and every call of it goes
 /// through a forwarder that loads them all first; a closure that captures one object runs with
-/// that object as its context, through a forwarder of a few instructions.
+/// that object as its context, through a forwarder of a few instructions. The object's generic
+/// parameters are the types themselves, not one tuple of them: the runtime makes the metadata
+/// of each type's object from its name the first time the type's plan is linked, and a short
+/// name of plain types is read far sooner than a tuple of function types.
 @usableFromInline
-final class PlanParts<Values: Sendable>: Sendable {
-    @usableFromInline let values: Values
+final class PlanParts0<Instance>: Sendable {
+    @usableFromInline let make: @Sendable () throws -> Instance
+    @usableFromInline let rethrow: @Sendable (any Error) -> InjectionError
+    @usableFromInline let steps: InjectionSteps<Instance>
 
     @inlinable
-    init(_ values: Values) {
-        self.values = values
+    init(make: @escaping @Sendable () throws -> Instance, rethrow: @escaping @Sendable (any Error) -> InjectionError,
+         steps: InjectionSteps<Instance>) {
+        self.make = make
+        self.rethrow = rethrow
+        self.steps = steps
     }
 }
 
@@ -107,7 +116,7 @@ extension Initializer where Instance: Injectable {
         let dependencies: [Dependency] = []
         self.init(dependencies: dependencies, location: location) { linker, completing in
             let steps = try completing()
-            let parts = PlanParts((make: make, rethrow: linker.rethrow, steps: steps))
+            let parts = PlanParts0(make: make, rethrow: linker.rethrow, steps: steps)
             // No level is counted: nothing is built inside this one (its properties count
             // their own), and a request its initializer starts checks the stack when it starts.
             // A closure per set of steps, as the generated arities: no build tests a step it lacks.
@@ -115,11 +124,11 @@ extension Initializer where Instance: Injectable {
                 return { resolution in
                     var instance: Instance
                     do {
-                        instance = try parts.values.make()
+                        instance = try parts.make()
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
-                    return try parts.values.steps.complete(&instance, &resolution)
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
@@ -127,9 +136,9 @@ extension Initializer where Instance: Injectable {
                 return { resolution in
                     let instance: Instance
                     do {
-                        instance = try parts.values.make()
+                        instance = try parts.make()
                     } catch {
-                        throw parts.values.rethrow(error)
+                        throw parts.rethrow(error)
                     }
                     instance.awakeFromInjection()
                     return instance
@@ -137,9 +146,9 @@ extension Initializer where Instance: Injectable {
             }
             return { resolution in
                 do {
-                    return try parts.values.make()
+                    return try parts.make()
                 } catch {
-                    throw parts.values.rethrow(error)
+                    throw parts.rethrow(error)
                 }
             }
         }

@@ -39,7 +39,7 @@ extension Optional: OptionalDependency {}
 
 /// Lets generic code find out, once, that a dependency is deferred: `Lazy<T>` or
 /// `Factory<T, …>`.
-protocol DeferredDependency {
+protocol DeferredDependency: SendableMetatype {
     static var targetType: Any.Type { get }
     /// The argument types of a factory's `make`; `nil` for `Lazy`.
     static var factoryArguments: [Any.Type]? { get }

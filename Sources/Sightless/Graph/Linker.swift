@@ -92,7 +92,7 @@ final class Linker: Linking, LinkingNode {
             }
             return typed.plan
         }
-        if dependency.isDeferred, let deferred = Value.self as? any DeferredDependency.Type,
+        if dependency.isDeferred, let deferred = DependencyTraits.of(Value.self).deferred,
            let plan = deferred.deferredPlan(for: dependency) as? Plan<Value> {
             return plan
         }
@@ -144,7 +144,7 @@ final class Linker: Linking, LinkingNode {
 
     func optionalPlan<Wrapped>(for dependency: Dependency, wrapped: Wrapped.Type) throws -> Plan<Wrapped?> {
         // `Lazy<T>?` or `Factory<T, …>?`: the wrapper when `T` can be built, else nil.
-        if let target = dependency.deferredKey, let deferred = Wrapped.self as? any DeferredDependency.Type {
+        if let target = dependency.deferredKey, let deferred = DependencyTraits.of(Wrapped.self).deferred {
             guard nodes.willExist(target), let plan = deferred.deferredPlan(for: dependency) as? Plan<Wrapped> else {
                 return { _ in nil }
             }
