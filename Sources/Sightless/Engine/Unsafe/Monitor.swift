@@ -15,15 +15,17 @@ import Darwin
 /// Invariant: `condition` is allocated and initialized in `init`, destroyed and freed in
 /// `deinit`, and used only through the pthread functions, which are thread-safe, with `mutex`;
 /// `state` is read and written only while this thread holds the mutex (a wait releases it, and
-/// `body` runs again, with the state as it is then, once the wait takes it back).
+/// `body` runs again, with the state as it is then, once the wait takes it back). Two accesses
+/// to it therefore never overlap, and the runtime does not check each one for exclusivity
+/// (`@exclusivity(unchecked)`; see `Locked`).
 @safe final class Monitor<State>: @unchecked Sendable {
     private let mutex = PthreadMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var state: State
+    @exclusivity(unchecked) private var state: State
 
     /// A monitor holding `state`.
     init(_ state: State) {
-        self.state = state
+        unsafe self.state = state
         unsafe condition = .allocate(capacity: 1)
         unsafe condition.initialize(to: pthread_cond_t())
         unsafe pthread_cond_init(condition, nil)
@@ -39,7 +41,7 @@ import Darwin
     func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try mutex.withLocked { () throws(Failure) -> Result in try body(&state) }
+        try mutex.withLocked { () throws(Failure) -> Result in try unsafe body(&state) }
     }
 
     /// Runs `body` with the state, under the lock, until it returns a result: each time it
@@ -47,7 +49,7 @@ import Darwin
     func waitUntil<Result>(_ body: (inout State) -> Result?) -> Result {
         mutex.withLocked {
             while true {
-                if let result = body(&state) { return result }
+                if let result = unsafe body(&state) { return result }
                 unsafe pthread_cond_wait(condition, mutex.pointer)
             }
         }
@@ -56,7 +58,7 @@ import Darwin
     /// Runs `body` with the state, under the lock, then wakes every thread in `waitUntil`.
     func broadcast<Result>(after body: (inout State) -> Result) -> Result {
         mutex.withLocked {
-            let result = body(&state)
+            let result = unsafe body(&state)
             unsafe pthread_cond_broadcast(condition)
             return result
         }
