@@ -65,6 +65,11 @@ public struct Initializer<Instance>: Sendable {
     /// function (see `Initializer+MainActor.swift`); `nil` for a nonisolated one.
     var isolation: ActorIsolation?
 
+    /// Marks the initializer isolated to the main actor, for the forms that take a `@MainActor`
+    /// function.
+    @usableFromInline
+    mutating func isolateToMainActor() { isolation = .mainActor }
+
     /// Describes an initializer whose arguments are all filled from the bindings of their types.
     ///
     /// ```swift

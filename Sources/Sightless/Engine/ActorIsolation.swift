@@ -35,10 +35,19 @@ enum MainQueue {
 }
 
 /// Runs `body` on the main actor, synchronously, when the calling code runs there; otherwise
-/// throws `offActor` for `key`: a synchronous call cannot reach the main actor.
+/// throws `offActor` for `key`: a synchronous call cannot reach the main actor. Inlined where
+/// its caller is specialized, so that the value's box is of a type known there, not looked up
+/// in the runtime on every call.
+@inlinable @inline(__always)
 func onMainActor<Result>(building key: AnyKey, _ body: @MainActor () throws -> Result) throws -> Result {
+    try requireMainActor(building: key)
+    return try runOnMainActor { Transfer(try body()) }.value
+}
+
+/// Throws `offActor` for `key` unless the calling code runs on the main actor.
+@usableFromInline
+func requireMainActor(building key: AnyKey) throws {
     guard ActorIsolation.mainActor.isCurrent else {
         throw InjectionError(.offActor(key: key, actor: ActorIsolation.mainActor.name), path: [key])
     }
-    return try runOnMainActor { Transfer(try body()) }.value
 }

@@ -5,6 +5,7 @@
 /// at a time with it. `MainActor.assumeIsolated` would ask the runtime again, and trap where its
 /// answer differs (a queue that targets the main queue); this runs the closure as it does once
 /// it has its answer.
+@inlinable
 func runOnMainActor<Result>(_ body: @MainActor () throws -> Result) rethrows -> Result {
     try withoutActuallyEscaping(body) { body in
         unsafe try unsafeBitCast(body, to: (() throws -> Result).self)()

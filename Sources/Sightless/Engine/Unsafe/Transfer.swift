@@ -9,9 +9,10 @@
 /// opened only by the shutdown, once its storage was retired and no request reads it again:
 /// the closer is then the injector's one user of it, as an ``AsyncClosable`` value's
 /// `close()` is.
+@usableFromInline
 struct Transfer<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    @usableFromInline let value: Value
+    @inlinable init(_ value: Value) { self.value = value }
 }
 
 extension AsyncBuild {
