@@ -87,6 +87,60 @@ private struct LoadFailed: Error {}
     static let initializer = Initializer(Holder.init(failing:))
 }
 
+
+private final class RequestPath: Sendable {
+    let path: String
+    init(path: String) { self.path = path }
+}
+
+/// Two arguments in a template's child: the child's own value and a binding of its parent.
+@MainActor private final class RequestModel: MainActorInjectable {
+    let request: RequestPath
+    let first: V1
+    init(request: RequestPath, first: V1) {
+        self.request = request
+        self.first = first
+    }
+    static let initializer = Initializer(RequestModel.init(request:first:))
+}
+
+/// A cycle through a main-actor type, closed by a `Lazy`: router → coordinator → `Lazy<router>`.
+@MainActor private final class Router: MainActorInjectable {
+    let coordinator: Coordinator
+    let first: V1
+    init(coordinator: Coordinator, first: V1) {
+        self.coordinator = coordinator
+        self.first = first
+    }
+    static let initializer = Initializer(Router.init(coordinator:first:))
+    static var scope: Scope { .singleton }
+}
+
+private final class Coordinator: Injectable, Sendable {
+    let router: Lazy<Router>
+    init(router: Lazy<Router>) { self.router = router }
+    static let initializer = Initializer(Coordinator.init(router:))
+}
+
+/// Counts its builds: a singleton awaited by many tasks at once is built once.
+private let sharedBuilds = Locked(0)
+
+@MainActor private final class Shared: MainActorInjectable {
+    init(first: V1, second: V2) { sharedBuilds.withLock { $0 += 1 } }
+    static let initializer = Initializer(Shared.init(first:second:))
+    static var scope: Scope { .singleton }
+}
+
+@MainActor private final class Decorated: MainActorInjectable {
+    nonisolated let tag: String
+    init(first: V1, second: V2) { tag = "built" }
+    private init(tag: String) { self.tag = tag }
+    nonisolated static func decorating(_ value: Decorated) -> Decorated {
+        MainActor.assumeIsolated { Decorated(tag: value.tag + "+decorated") }
+    }
+    static let initializer = Initializer(Decorated.init(first:second:))
+}
+
 @Suite("Main-actor initializers of every arity")
 @MainActor
 struct MainActorArityTests {
@@ -154,5 +208,63 @@ struct MainActorArityTests {
         let error = #expect(throws: InjectionError.self) { try injector.getInstance(Holder.self) }
         #expect(error?.underlying is LoadFailed)
         #expect(error?.path.map(\.type).last.map { "\($0)" } == "\(Failing.self)")
+    }
+
+    @Test("in a template's child, an argument is the child's own value and another the parent's binding")
+    func inATemplateChild() throws {
+        let requests = try Injector(modules: []).childTemplate(providing: RequestPath.self) { binder in
+            binder.entryPoint(RequestModel.self)
+        }
+        let first = try requests.child(RequestPath(path: "/a")).getInstance(RequestModel.self)
+        let second = try requests.child(RequestPath(path: "/b")).getInstance(RequestModel.self)
+        #expect(first.request.path == "/a" && second.request.path == "/b")
+    }
+
+    @Test("a cycle through a main-actor type closed by a Lazy resolves to the one singleton")
+    func lazyCycle() throws {
+        let injector = try Injector(modules: [])
+        let router = try injector.getInstance(Router.self)
+        #expect(try router.coordinator.router.get() === router)
+    }
+
+    @Test("a main-actor singleton awaited by many tasks at once is built once")
+    func awaitedByManyTasks() async throws {
+        let injector = try Injector(modules: [])
+        let before = sharedBuilds.withLock { $0 }
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<16 {
+                group.addTask { ObjectIdentifier(try await injector.instance(Shared.self)) }
+            }
+            var identities: Set<ObjectIdentifier> = []
+            for try await identity in group { identities.insert(identity) }
+            return identities
+        }
+        #expect(identities.count == 1)
+        #expect(sharedBuilds.withLock { $0 } == before + 1)
+    }
+
+    @Test("a decorator wraps, and an observer sees, a main-actor value of two arguments")
+    func decoratedAndObserved() throws {
+        let seen = Locked<[String]>([])
+        let injector = try Injector(modules: [AnyModule { binder in
+            binder.decorate(Decorated.self) { value, _ in Decorated.decorating(value) }
+            binder.observe { event in seen.withLock { $0.append("\(event.key)") } }
+        }])
+        #expect(try injector.getInstance(Decorated.self).tag == "built+decorated")
+        #expect(seen.withLock { $0 }.contains("\(AnyKey(Key<Decorated>()))"))
+    }
+
+    @Test("a child's shutdown, then its parent's, leaves the main-actor values requested before intact and refuses new ones")
+    func shutdownOverTime() throws {
+        let parent = try Injector(modules: [])
+        let child = try parent.child()
+        let before = try child.getInstance(Model2.self)
+        try child.shutDown()
+        #expect(before.received.count == 2)
+        let refused = #expect(throws: InjectionError.self) { try child.getInstance(Model2.self) }
+        #expect(refused?.kind == .injectorShutDown)
+        _ = try parent.getInstance(Model3.self)
+        try parent.shutDown()
+        #expect(throws: InjectionError.self) { try parent.getInstance(Model3.self) }
     }
 }
