@@ -6,11 +6,17 @@
 struct DependencyTraits: Sendable {
     /// The `Lazy<T>` or `Factory<T, …>` type itself, as what makes its plan.
     let deferred: (any DeferredDependency.Type)?
-
     /// The target of a `Lazy<T>` or `Factory<T, …>`.
-    var deferredTarget: Any.Type? { deferred?.targetType }
-    /// The argument types of a `Factory<T, A…>`'s `make`.
-    var factoryArguments: [Any.Type]? { deferred?.factoryArguments }
+    let deferredTarget: Any.Type?
+    /// The argument types of a `Factory<T, A…>`'s `make`, gathered once: the rules read them for
+    /// every edge to a factory.
+    let factoryArguments: [Any.Type]?
+
+    private init(deferred: (any DeferredDependency.Type)?) {
+        self.deferred = deferred
+        deferredTarget = deferred?.targetType
+        factoryArguments = deferred?.factoryArguments
+    }
 
     /// The traits of `type`, looked up once per type for the life of the process.
     static func of(_ type: Any.Type) -> DependencyTraits {
