@@ -95,15 +95,16 @@ private final class Pair: Injectable, Sendable {
     static let initializer = Initializer(Pair.init(labelled:other:))
 }
 
-/// Lets each of two builds go on only once the other has started, or fails after 10 s.
+/// Lets each of two builds go on only once the other has started, or fails after 10 s of its
+/// own running (`PatientDeadline`).
 private final class Rendezvous: Sendable {
     private let arrived = Locked(0)
 
     func arrive() async throws {
         arrived.withLock { $0 += 1 }
-        let deadline = ContinuousClock.now + .seconds(10)
+        var deadline = PatientDeadline(after: .seconds(10))
         while arrived.withLock({ $0 }) < 2 {
-            if ContinuousClock.now > deadline { throw OpenError.refused("the other build never started") }
+            if deadline.hasPassed() { throw OpenError.refused("the other build never started") }
             try await Task.sleep(for: .milliseconds(1))
         }
     }

@@ -21,15 +21,16 @@ private let opening = Duration.milliseconds(100)
 
 /// Two builds that each wait for the other to start: both finish only when they run at the
 /// same time. Built one after the other, the first would wait for the second until the deadline
-/// (10 s, far beyond any delay a busy machine or a sanitizer adds) and then fail.
+/// (10 s of its own running, far beyond any delay a busy machine or a sanitizer adds; see
+/// `PatientDeadline`) and then fail.
 private final class Meeting: Sendable {
     private let arrived = Locked(0)
 
     func arriveAndWaitForTheOther() async throws {
         arrived.withLock { $0 += 1 }
-        let deadline = ContinuousClock.now + .seconds(10)
+        var deadline = PatientDeadline(after: .seconds(10))
         while arrived.withLock({ $0 }) < 2 {
-            if ContinuousClock.now > deadline { throw OpenError.refused("the other build never started") }
+            if deadline.hasPassed() { throw OpenError.refused("the other build never started") }
             try await Task.sleep(for: .milliseconds(1))
         }
     }

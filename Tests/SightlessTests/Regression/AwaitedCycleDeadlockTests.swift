@@ -180,19 +180,11 @@ func outcomesWithin(
             outcomes.withLock { $0[index] = outcome }
         }
     }
-    var deadline = ContinuousClock.now + limit
-    var lastLook = ContinuousClock.now
+    // A stall of this task, most likely of the work's tasks too, extends the limit.
+    var deadline = PatientDeadline(after: limit)
     while true {
-        // A look that comes far later than the sleep between looks means that no cooperative
-        // thread ran this task, nor, most likely, the work's tasks: tests that block the
-        // process's few cooperative threads (the sample's, waiting for its processes) stall them
-        // all, which is no hang of the work's. The limit is extended by the stall.
-        let now = ContinuousClock.now
-        let stall = now - lastLook
-        if stall > .milliseconds(250) { deadline += stall }
-        lastLook = now
         // Looked at once more after the deadline: this task may have waited long to run again.
-        let pastDeadline = now >= deadline
+        let pastDeadline = deadline.hasPassed()
         let ended = outcomes.withLock { $0 }
         if ended.allSatisfy({ $0 != nil }) { return ended.compactMap { $0 } }
         if pastDeadline { return nil }
