@@ -125,7 +125,9 @@ struct Recipe: Sendable {
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ scope: Scope, build linked: LinkedBuild<Value>,
         reported: Bool, handsOutResolver: Bool = false
     ) throws -> AnyNode {
-        var build = linked
+        // A value that reads dependencies where it stands reads them from the injector it is
+        // built for, and its build throws when one fails.
+        var build = reported ? StandingReadsPresence.collecting(linked, key: key) : linked
         for decorator in linker.decorators { build = try decorator.decorate(build) }
         if reported, let observers = linker.observers { build = observers.observe(build, key: key, scope: scope) }
         guard case .synchronous(var plan) = build else {

@@ -64,6 +64,12 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// An injector, or a `Lazy` or `Factory` of it, was asked for a value after
         /// ``Injector/shutDown()``.
         case injectorShutDown = "injector shut down"
+        /// A dependency read where it stands (``Injected``, ``Injection``) was resolved outside
+        /// any build, `withChild`, `withOverrides` or `withCurrent` body, and no injector was
+        /// chosen for the process.
+        case noInjector = "no injector"
+        /// ``Injector/chooseForProcess(fileID:line:)`` was called a second time.
+        case processInjectorChosen = "process injector chosen"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
         /// A synchronous request reached a value that is built with `await` (an `async`
@@ -113,6 +119,8 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .tooDeep: "tooDeep"
             case .injectorReleased: "injectorReleased"
             case .injectorShutDown: "injectorShutDown"
+            case .noInjector: "noInjector"
+            case .processInjectorChosen: "processInjectorChosen"
             case .closeFailed: "closeFailed"
             case .needsAwait: "needsAwait"
             case .offActor: "offActor"

@@ -249,6 +249,12 @@ extension InjectionError.Problem {
         case injectorReleased(key: AnyKey, wrapper: String)
         /// `key` was requested from an injector after ``Injector/shutDown()``.
         case injectorShutDown(key: AnyKey)
+        /// `key`, a dependency read where it stands, was resolved with no injector current for
+        /// the task and none chosen for the process.
+        case noInjector(key: AnyKey)
+        /// An injector was chosen for the process again; `earlier` is where the first was
+        /// chosen.
+        case processInjectorChosen(earlier: SourceLocation)
         /// Closing `key`'s value at shutdown threw `error` (the error itself is
         /// ``InjectionError/Problem/underlying``).
         case closeFailed(key: AnyKey, error: String)
@@ -355,6 +361,8 @@ extension InjectionError.Problem.Detail {
         case .tooDeep: .tooDeep
         case .injectorReleased: .injectorReleased
         case .injectorShutDown: .injectorShutDown
+        case .noInjector: .noInjector
+        case .processInjectorChosen: .processInjectorChosen
         case .closeFailed: .closeFailed
         case .needsAwait, .keptNotBuilt: .needsAwait
         case .offActor, .descriptorsOffActor: .offActor
@@ -378,13 +386,14 @@ extension InjectionError.Problem.Detail {
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
+             .injectorShutDown(let key), .noInjector(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
              .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
+        case .processInjectorChosen: nil
         case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):

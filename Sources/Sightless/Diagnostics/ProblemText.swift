@@ -174,6 +174,10 @@ enum ProblemText {
                         return "\(wrapper) of \(key), given to a value its injector keeps (a singleton), was used after the injector was released."
         case .injectorShutDown(let key):
             return "\(key) was requested from an injector that was shut down."
+        case .noInjector(let key):
+            return "\(key), read where it stands, was resolved where no injector is current: outside any build, withChild, withOverrides or withCurrent body, and no injector was chosen for the process."
+        case .processInjectorChosen(let earlier):
+            return "An injector was chosen for the process at \(earlier) already."
         case .closeFailed(let key, let error):
             return "Closing \(key) threw: \(error)"
         case .needsAwait(let key, let awaited):
@@ -301,6 +305,10 @@ enum ProblemText {
             return "Make the graph shallower: have a type inject a Factory and build a deep part when it needs it; a build that asks for a new type at every level never ends."
         case .injectorReleased:
                         return "Keep the Injector alive while its singletons use their Lazy and Factory dependencies: a singleton's hold it weakly, since the injector holds the singleton."
+        case .noInjector:
+            return "Make the value inside injector.withCurrent { … } (or a withChild body), have an injector build it, or choose the app's injector once at launch: try injector.chooseForProcess()."
+        case .processInjectorChosen:
+            return "Choose the process's injector once, at launch; for a scope of its own (a test, a request), use injector.withCurrent { … } or withOverrides instead."
         case .injectorShutDown:
             return "Request values before shutDown() of this injector and of its parents; for work after it, build a new injector."
         case .closeFailed(let key, _):

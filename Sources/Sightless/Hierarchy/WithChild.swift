@@ -109,12 +109,15 @@ extension Injector {
         return try await Injector.closing(child, after: body)
     }
 
-    /// Runs `body` with `child`, then shuts `child` down, whether `body` returned or threw:
-    /// `body`'s error wins over a failure to close.
-    static func closing<Result>(_ child: Injector, after body: (Injector) throws -> Result) throws -> Result {
+    /// Runs `body` with `child`, current for it, then shuts `child` down, whether `body`
+    /// returned or threw: `body`'s error wins over a failure to close.
+    static func closing<Result>(
+        _ child: Injector, reporting reported: ReportedReads? = nil, after body: (Injector) throws -> Result
+    ) throws -> Result {
         let result: Result
         do {
-            result = try body(child)
+            // The child is current for the body: what it makes reads its dependencies there.
+            result = try CurrentInjection(injector: child, reported: reported).bound { try body(child) }
         } catch {
             try? child.shutDown()
             throw error
@@ -123,15 +126,16 @@ extension Injector {
         return result
     }
 
-    /// Awaits `body` with `child`, then shuts `child` down, whether `body` returned or threw:
-    /// `body`'s error wins over a failure to close.
+    /// Awaits `body` with `child`, current for it, then shuts `child` down, whether `body`
+    /// returned or threw: `body`'s error wins over a failure to close.
     nonisolated(nonsending)
     static func closing<Result>(
-        _ child: Injector, after body: nonisolated(nonsending) (Injector) async throws -> Result
+        _ child: Injector, reporting reported: ReportedReads? = nil,
+        after body: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
         let result: Result
         do {
-            result = try await body(child)
+            result = try await CurrentInjection(injector: child, reported: reported).bound { try await body(child) }
         } catch {
             try? await child.awaitShutDown()
             throw error

@@ -153,6 +153,17 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let shelf = try injector.getInstance(Examples.Reader.self)
         try injector.shutDown()
         return caught { _ = try shelf.detail.make("Inbox") }
+    case .noInjector:
+        return ProcessInjectorLock.holding {
+            caught { _ = try Injection<Examples.Garage>(fileID: "App/ProfileModel.swift", line: 3).get() }
+        }
+    case .processInjectorChosen:
+        return try ProcessInjectorLock.holding {
+            let injector = try Injector(modules: [])
+            try injector.chooseForProcess(fileID: "App/AppMain.swift", line: 12)
+            defer { ProcessInjectorLock.forget() }
+            return caught { try injector.chooseForProcess(fileID: "App/AppMain.swift", line: 20) }
+        }
     case .closeFailed:
         let injector = try Injector(Bindings { $0.bind(Examples.Connection.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
         _ = try injector.getInstance(Examples.Connection.self)

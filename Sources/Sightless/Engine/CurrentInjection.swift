@@ -1,0 +1,182 @@
+import Synchronization
+
+/// The injector that a dependency read where it stands (an `Injected` property, an
+/// `Injection`) resolves from, current for a task: bound while an injector builds a value whose
+/// type reads dependencies where they stand, and for the bodies of `withChild`, `withOverrides`
+/// and `withCurrent`. Outside all of them, a read finds the injector the app chose for the
+/// process (`ProcessInjector`), or none.
+struct CurrentInjection: Sendable {
+    /// The injector reads resolve from.
+    let injector: Injector
+    /// While an injector builds a value: what the reads made during that build found, so that
+    /// the build throws when one of them failed. `nil` for a scope that builds nothing.
+    let build: BuildReads?
+    /// While a scope collects what reads with a default value could not resolve: those
+    /// failures, thrown when the scope ends (`withOverrides`, `withCurrent`).
+    let reported: ReportedReads?
+
+    init(injector: Injector, build: BuildReads? = nil, reported: ReportedReads? = nil) {
+        self.injector = injector
+        self.build = build
+        self.reported = reported
+    }
+
+    /// The scope current for this task (or, outside a task, this thread), if any. A value, so
+    /// that binding one allocates nothing beyond the task-local binding itself.
+    @TaskLocal static var current: CurrentInjection?
+
+    /// Runs `body` with this scope current, where the caller runs.
+    @inline(__always) nonisolated(nonsending)
+    func bound<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$current.withValue(self, operation: body, isolation: #isolation)
+    }
+
+    /// Runs `body` with this scope current.
+    @inline(__always)
+    func bound<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Self.$current.withValue(self, operation: body)
+    }
+
+    /// The scope a read finds: the innermost bound one, or the one made of the process's
+    /// injector; `nil` when neither exists.
+    static var found: CurrentInjection? {
+        if let current { return current }
+        return ProcessInjector.chosen.map { CurrentInjection(injector: $0) }
+    }
+}
+
+/// What the dependencies read where they stand found while one value was built: the first
+/// failure, which the build throws once the value's own build returned.
+final class BuildReads: Sendable {
+    private let failures = Locked<[InjectionError]>([])
+    private let reads = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Records that a read was made during the build.
+    func noteRead() { reads.store(true, ordering: .relaxed) }
+
+    /// Whether any read was made during the build.
+    var sawReads: Bool { reads.load(ordering: .relaxed) }
+
+    /// Records a read's failure, thrown by the build.
+    func fail(_ error: InjectionError) { failures.withLock { $0.append(error) } }
+
+    /// The failures recorded, in the order the reads were made.
+    var recorded: [InjectionError] { failures.withLock { $0 } }
+}
+
+/// The failures of reads that fell back to their default value inside a scope that reports
+/// them: thrown together when the scope ends, so that a test sees every one.
+final class ReportedReads: Sendable {
+    private let failures = Locked<[InjectionError]>([])
+
+    init() {}
+
+    func report(_ error: InjectionError) { failures.withLock { $0.append(error) } }
+
+    var recorded: [InjectionError] { failures.withLock { $0 } }
+}
+
+/// Whether the values of one node read dependencies where they stand: not known before its
+/// first build, which finds out; remembered so that a node whose values read none is built with
+/// nothing bound from then on.
+final class StandingReadsPresence: Sendable {
+    private static let unknown: UInt8 = 0, present: UInt8 = 1, absent: UInt8 = 2
+    private let state = Atomic<UInt8>(StandingReadsPresence.unknown)
+
+    init() {}
+
+    /// Whether a build must bind a scope for the reads of the value it builds.
+    @inline(__always) var mayRead: Bool { state.load(ordering: .relaxed) != Self.absent }
+
+    /// Records what one build found. A node once seen reading stays so: a factory that
+    /// returns values of several types binds a scope for each of them.
+    func record(sawReads: Bool) {
+        if sawReads {
+            state.store(Self.present, ordering: .relaxed)
+        } else {
+            _ = state.compareExchange(expected: Self.unknown, desired: Self.absent, ordering: .relaxed)
+        }
+    }
+}
+
+/// The injector the app chose, explicitly and once, for the code of the process that no
+/// injector builds and no scope reaches (a view the UI framework makes, say).
+enum ProcessInjector {
+    private static let slot = Locked<(injector: Injector, location: SourceLocation)?>(nil)
+
+    /// The injector chosen, if one was.
+    static var chosen: Injector? { slot.withLock { $0?.injector } }
+
+    /// Chooses `injector`, once: a second choice throws, naming where the first was made.
+    static func choose(_ injector: Injector, at location: SourceLocation) throws(InjectionError) {
+        let earlier: SourceLocation? = slot.withLock { chosen in
+            if let chosen { return chosen.location }
+            chosen = (injector, location)
+            return nil
+        }
+        if let earlier {
+            throw InjectionError(.processInjectorChosen(earlier: earlier), path: [], location: location)
+        }
+    }
+
+    /// Forgets the chosen injector, so that a process's tests may choose one each; returns it.
+    static func clear() -> Injector? {
+        slot.withLock { chosen in
+            defer { chosen = nil }
+            return chosen?.injector
+        }
+    }
+}
+
+extension StandingReadsPresence {
+    /// `build`, binding a scope for the dependencies its values read where they stand, for as
+    /// long as its values may read any: the first stage of every binding kind that builds
+    /// values, before decorators and observers see the value.
+    static func collecting<Value>(_ build: LinkedBuild<Value>, key: AnyKey) -> LinkedBuild<Value> {
+        let presence = StandingReadsPresence()
+        switch build {
+        case .synchronous(let plan):
+            return .synchronous { resolution in
+                guard presence.mayRead else { return try plan(&resolution) }
+                return try presence.building(plan, &resolution, key: key)
+            }
+        case .awaited(let plan):
+            return .awaited { resolution in
+                let gathered = try plan(&resolution)
+                guard presence.mayRead else { return gathered }
+                let injector = resolution.handedInjector
+                let step: AsyncStep = { section, arguments in
+                    let inner = try AsyncBuild.arguments(arguments, as: AsyncBuild.self)
+                    let reads = BuildReads()
+                    let value = try await CurrentInjection(injector: injector, build: reads).bound {
+                        try await inner.awaited(in: section)
+                    }
+                    return try presence.finish(reads, value, key: key)
+                }
+                return AsyncBuild(step, arguments: gathered)
+            }
+        }
+    }
+
+    /// Runs `plan` with a scope bound in which the reads of the value it builds resolve from the
+    /// injector the value is built for, inside this request; throws when one of them failed.
+    @inline(never)
+    private func building<Value>(_ plan: Plan<Value>, _ resolution: inout Resolution, key: AnyKey) throws -> Value {
+        let reads = BuildReads()
+        // A read nests in this request: its path and depth continue this one's.
+        _ = resolution.publishFrame()
+        let scope = CurrentInjection(injector: resolution.handedInjector, build: reads)
+        let value = try scope.bound { try plan(&resolution) }
+        return try finish(reads, value, key: key)
+    }
+
+    /// Remembers whether the build read anything, and throws what its reads failed with, on
+    /// the path through `key`.
+    private func finish<Value>(_ reads: BuildReads, _ value: Value, key: AnyKey) throws -> Value {
+        record(sawReads: reads.sawReads)
+        if let error = InjectionError(problems: reads.recorded.flatMap(\.problems)) { throw error.prepending(key) }
+        return value
+    }
+}
