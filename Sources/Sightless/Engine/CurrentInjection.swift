@@ -165,8 +165,9 @@ extension StandingReadsPresence {
     @inline(never)
     private func building<Value>(_ plan: Plan<Value>, _ resolution: inout Resolution, key: AnyKey) throws -> Value {
         let reads = BuildReads()
-        // A read nests in this request: its path and depth continue this one's.
-        _ = resolution.publishFrame()
+        // Nothing is published for the reads: a read is a request of its own, as an
+        // initializer's request of an injector is, so that a build means the same whether or
+        // not its type was found to read (a value reading itself ends as such a request does).
         let scope = CurrentInjection(injector: resolution.handedInjector, build: reads)
         let value = try scope.bound { try plan(&resolution) }
         return try finish(reads, value, key: key)
