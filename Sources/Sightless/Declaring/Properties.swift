@@ -129,6 +129,42 @@ public struct Properties<Instance>: Sendable {
         inject(keyPath, named: key.name, fileID: fileID, line: line)
     }
 
+    /// States a dependency the type reads where it stands — an ``Injection`` kept in a `let`, or
+    /// the projected value of an ``Injected`` property — so that the graph knows it when the
+    /// injector is built: a missing binding, a cycle or a scope mistake through it is reported
+    /// then, with the rest of the graph's problems, and `exportGraph` and `explain` draw it.
+    ///
+    /// ```swift
+    /// final class Stamper: Injectable {
+    ///     @Injected(default: SystemClock()) var clock: Clock
+    ///     let endpoint = Injection<String>(named: "endpoint")
+    ///     static let initializer = Initializer(Stamper.init)
+    ///     static let properties = Properties<Stamper>()
+    ///         .reads(\.$clock)
+    ///         .reads(\.endpoint, named: "endpoint")
+    /// }
+    /// ```
+    ///
+    /// Name the key the injection itself names. A dependency read where it stands is resolved
+    /// as its owner is made, whether or not it is stated here; stating it moves its validation
+    /// from the owner's first build to the injector's. When the owner was made without a
+    /// scope for its reads, the entry resolves the injection with the other properties.
+    public func reads<Value>(
+        _ keyPath: KeyPath<Instance, Injection<Value>> & Sendable, named name: String? = nil,
+        fileID: String = #fileID, line: Int = #line
+    ) -> Properties {
+        let dependency = Dependency(property: keyPath, key: AnyKey(type: Value.self, name: name),
+                                    location: SourceLocation(fileID: fileID, line: line))
+        let entry = Entry(keyPath: keyPath, dependency: dependency, accepts: { _ in true }) { linker, dependency in
+            let plan = try linker.plan(for: dependency, as: Value.self)
+            return { instance, resolution in
+                let injection = instance[keyPath: keyPath]
+                if !injection.isResolved { injection.resolve(with: try plan(&resolution)) }
+            }
+        }
+        return replacing(keyPath, with: entry)
+    }
+
     /// The one entry every form of `inject` for a property of `Instance` makes: the forms differ
     /// only in how the key is named and which overload a call picks. An optional property's key
     /// is of its optional type, which the injector fills from the wrapped type's binding.
@@ -149,13 +185,19 @@ public struct Properties<Instance>: Sendable {
             let plan = try linker.plan(for: dependency, as: Value.self)
             return { instance, resolution in set(&instance, try plan(&resolution)) }
         }
+        return replacing(keyPath, with: entry)
+    }
+
+    /// These properties with `entry` for `keyPath`: in place of an earlier entry of the same key
+    /// path, else last.
+    private func replacing(_ keyPath: AnyKeyPath, with entry: Entry) -> Properties {
         var copy = self
         if let index = copy.entries.firstIndex(where: { $0.keyPath == keyPath }) {
             copy.entries[index] = entry
-            copy.entryDependencies[index] = dependency
+            copy.entryDependencies[index] = entry.dependency
         } else {
             copy.entries.append(entry)
-            copy.entryDependencies.append(dependency)
+            copy.entryDependencies.append(entry.dependency)
         }
         return copy
     }

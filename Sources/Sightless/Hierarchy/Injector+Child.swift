@@ -32,7 +32,8 @@ extension Injector {
 
     /// A child injector with the bindings of `modules`, then those `recording` records in place.
     func child(
-        modules: [any Module], overrides: [any Module], recording: (Binder) -> Void
+        modules: [any Module], overrides: [any Module], recording: (Binder) -> Void,
+        recordingOverrides: (Binder) -> Void = { _ in }
     ) throws(InjectionError) -> Injector {
         guard let compilation = graphCompilation else { return self }
         // Marked as a parent before it is checked, so that a shutdown racing it counts it as one.
@@ -40,7 +41,7 @@ extension Injector {
         if isShutDownInFamily { throw shutDownError(AnyKey(type: Injector.self, name: nil)) }
         let (nodes, childCompilation) = try GraphCompilation.build(
             modules: modules, overrides: overrides, parent: .init(nodes: self.nodes, compilation: compilation),
-            recording: recording)
+            recording: recording, recordingOverrides: recordingOverrides)
         let child = Injector(nodes: nodes, compilation: childCompilation, parent: self)
         // Registered with this injector's lifecycle, so that a shutdown of this injector closes
         // the child's values first.

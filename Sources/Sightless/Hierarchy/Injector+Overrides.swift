@@ -24,11 +24,12 @@ extension Injector {
     ///   that replaces nothing among them), the reads that fell back to their default, or the
     ///   child's failures to close; or the error `operation` threw.
     public func withOverrides<Result>(
-        _ overrides: @escaping @Sendable (Binder) -> Void, operation: (Injector) throws -> Result
+        _ overrides: (Binder) -> Void, operation: (Injector) throws -> Result
     ) throws -> Result {
         let reported = ReportedReads()
         let result = try Injector.closing(
-            try child(modules: [], overrides: [AnyModule(overrides)]), reporting: reported, after: operation)
+            try child(modules: [], overrides: [], recording: { _ in }, recordingOverrides: overrides),
+            reporting: reported, after: operation)
         if let error = InjectionError(problems: reported.recorded.flatMap(\.problems)) { throw error }
         return result
     }
@@ -46,11 +47,11 @@ extension Injector {
     /// The `async` form of `withOverrides(_:operation:)`, with the same meaning.
     nonisolated(nonsending)
     public func withOverrides<Result>(
-        _ overrides: @escaping @Sendable (Binder) -> Void,
+        _ overrides: (Binder) -> Void,
         operation: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
         let reported = ReportedReads()
-        let child = try child(modules: [], overrides: [AnyModule(overrides)])
+        let child = try child(modules: [], overrides: [], recording: { _ in }, recordingOverrides: overrides)
         let result = try await Injector.closing(child, reporting: reported, after: operation)
         if let error = InjectionError(problems: reported.recorded.flatMap(\.problems)) { throw error }
         return result

@@ -1,7 +1,7 @@
 extension Injector {
     /// The injector that dependencies read where they stand (``Injected``, ``Injection``)
     /// resolve from here: the innermost one a build, a `withChild`, `withOverrides` or
-    /// ``withCurrent(_:)-(()->Result)`` body made current for this task, else the one chosen
+    /// `withCurrent(_:)` body made current for this task, else the one chosen
     /// for the process, else `nil`.
     ///
     /// ```swift

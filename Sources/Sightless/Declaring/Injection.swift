@@ -20,8 +20,8 @@
 ///   fail. The key's binding is decorated and observed as for any other dependency.
 /// - **Made elsewhere** (a view the UI framework makes, a handler, a legacy singleton): it is
 ///   resolved on its first read, from the injector that was current when it was made (the body
-///   of `withChild`, ``Injector/withOverrides(_:operation:)-(_,()->Result)`` or
-///   ``Injector/withCurrent(_:)-(()->Result)``, or a build), else from the one current at the
+///   of `withChild`, `withOverrides(_:operation:)` or
+///   `withCurrent(_:)`, or a build), else from the one current at the
 ///   read, else from the injector the app chose with ``Injector/chooseForProcess(fileID:line:)``.
 ///   With none of them, ``get()`` throws ``InjectionError/Kind/noInjector``.
 ///
@@ -100,6 +100,14 @@ public final class Injection<Value> {
             kept = value
             return value
         }
+    }
+
+    /// Whether the value was resolved (or its default kept).
+    var isResolved: Bool { resolved.withLock { $0 != nil } }
+
+    /// Keeps `value`, resolved by the owner's stated properties, unless one is kept already.
+    func resolve(with value: Value) {
+        resolved.withLock { kept in if kept == nil { kept = value } }
     }
 
     /// The value, as ``get()`` gives it.

@@ -23,14 +23,16 @@
 ///   sees it; anywhere else it is written to standard error.
 ///
 /// The value is kept once read. For a read without a default, which can only throw, read the
-/// projected value: `try $clock.get()`; or keep an ``Injection`` in a `let`, which is also the
-/// form for a `Sendable` final class, whose stored properties cannot be `var`s.
+/// projected value: `try $clock.get()`; or keep an ``Injection`` in a `let`. That is also the
+/// form for a `Sendable` type: a `Sendable` final class cannot hold a wrapper's `var`, and the
+/// wrapper, which keeps its default as a closure made where the owner is (on the main actor,
+/// say), is not `Sendable`; an ``Injection`` is, when its value is.
 @propertyWrapper
 public struct Injected<Value> {
     /// The injection that resolves the value: `try $clock.get()` reads it without the default.
     public let projectedValue: Injection<Value>
     /// What a read gives when resolving fails outside a build.
-    private let fallback: @Sendable () -> Value
+    private let fallback: () -> Value
 
     /// The value: resolved once, or the default when it cannot be.
     public var wrappedValue: Value { projectedValue.valueOrDefault(fallback) }
@@ -41,7 +43,7 @@ public struct Injected<Value> {
     /// @Injected(default: SystemClock()) var clock: Clock
     /// ```
     public init(
-        _ key: Key<Value> = Key(), default fallback: @autoclosure @escaping @Sendable () -> Value,
+        _ key: Key<Value> = Key(), default fallback: @autoclosure @escaping () -> Value,
         fileID: String = #fileID, line: Int = #line
     ) {
         projectedValue = Injection(key, fileID: fileID, line: line)
@@ -54,11 +56,10 @@ public struct Injected<Value> {
     /// @Injected(named: "endpoint", default: "https://example.com") var endpoint: String
     /// ```
     public init(
-        named name: String, default fallback: @autoclosure @escaping @Sendable () -> Value,
+        named name: String, default fallback: @autoclosure @escaping () -> Value,
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(Key(named: name), default: fallback(), fileID: fileID, line: line)
     }
 }
 
-extension Injected: Sendable where Value: Sendable {}
