@@ -1,7 +1,8 @@
 # Extracts the ```swift blocks of one Markdown file as Swift source, for check-snippets.
 #
-# - A block whose first line is `// Package.swift`, `// Swinject` or `// Does not compile` is
-#   left out (the last kind is check-diagnostics' to compile).
+# - A block whose first line is `// Package.swift`, `// Swinject`, `// Factory`,
+#   `// swift-dependencies` or `// Does not compile` is left out: a manifest, another library's
+#   code shown for comparison, or a mistake (check-diagnostics compiles that last kind).
 # - Each block starts with #sourceLocation, so that errors point into the Markdown.
 # - A top-level `print(x)   // text` becomes `expectPrinted(x, expected: "text", …)`, and so
 #   does a bare `print(x)` followed by `// line` comments, which give the expected lines.
@@ -28,7 +29,7 @@ function flush() {
 inside && /^```[ \t]*$/ { flush(); inside = 0; skip = 0; next }
 inside && first {
     first = 0
-    if ($0 ~ /^\/\/ (Package\.swift|Swinject|Does not compile)/) { skip = 1; next }
+    if ($0 ~ /^\/\/ (Package\.swift|Swinject|Factory$|swift-dependencies$|Does not compile)/) { skip = 1; next }
     printf "#sourceLocation(file: \"%s\", line: %d)\n", file, start
 }
 inside && !skip {
