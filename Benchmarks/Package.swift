@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// Sightless against hand-wired code and Swinject, in one process:
+// Sightless against hand-wired code and Swinject (and, for dependencies read where they stand,
+// swift-dependencies), in one process:
 //     swift run -c release --package-path Benchmarks
 // A package of its own, so that the library itself stays free of dependencies.
 let package = Package(
@@ -10,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(name: "Sightless", path: ".."),
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        // For reading a dependency where it stands, beside `@Dependency`.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     ],
     targets: [
         .executableTarget(
@@ -17,6 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Sightless", package: "Sightless"),
                 .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
             ]),
     ],
     swiftLanguageModes: [.v6]

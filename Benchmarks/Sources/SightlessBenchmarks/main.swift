@@ -39,6 +39,9 @@ while let argument = arguments.popFirst() {
                     child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
                     composition-decorated, composition-decorated-resolver, main-actor, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
+               SightlessBenchmarks --profile read-where-it-stands WAY COUNT
+                   (WAY: constructor-first, constructor-later, injected-first, injected-later, injection-later,
+                    dependency-first, dependency-later)
         """)
         exit(0)
     default:
@@ -104,6 +107,7 @@ if let profile {
         case "composition-decorated": try compositionRequests("decorated", contender, profile.count, sink)
         case "composition-decorated-resolver": try compositionRequests("decorated-resolver", contender, profile.count, sink)
         case "main-actor": try mainActorRequests(contender, profile.count, sink)
+        case "read-where-it-stands": try standingReads(profile.contender, profile.count, sink)
         // What a compile case built is kept until the process exits, so that tearing it down is
         // never counted (as the timed mode frees it off the clock); dropped here, whether its
         // release came before `exit` or not depended on the optimizer.

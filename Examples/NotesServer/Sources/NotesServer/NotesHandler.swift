@@ -3,21 +3,24 @@ import Logging
 import Sightless
 
 /// Answers the note requests of one author: built for each request by the request's child
-/// injector, with the app's store and logger and the request's author and session.
+/// injector, with the app's store and the request's author and session in its initializer,
+/// and the logger read where it stands, as a type on its way from another container reads it:
+/// resolved from the request's child as the handler is built, and checked with the graph,
+/// since the handler states it.
 public final class NotesHandler: Injectable, Sendable {
     let store: any NotesStore
     let author: Author
     let session: NotesSession
-    let logger: Logger
+    let logger = Injection<Logger>()
 
-    init(store: any NotesStore, author: Author, session: NotesSession, logger: Logger) {
+    init(store: any NotesStore, author: Author, session: NotesSession) {
         self.store = store
         self.author = author
         self.session = session
-        self.logger = logger
     }
 
-    public static let initializer = Initializer(NotesHandler.init(store:author:session:logger:))
+    public static let initializer = Initializer(NotesHandler.init(store:author:session:))
+    public static let properties = Properties<NotesHandler>().reads(\.logger)
 
     public func list() async throws -> [Note] {
         try await store.notes(by: author.name)
@@ -27,7 +30,8 @@ public final class NotesHandler: Injectable, Sendable {
     public func add(_ text: String) async throws -> Note {
         guard !text.isEmpty else { throw HTTPError(.badRequest, message: "A note needs some text.") }
         let note = try await store.add(text, by: author.name)
-        logger.info("note added", metadata: ["author": "\(author.name)", "id": "\(note.id)"])
+        // Resolved when the handler was built: this read cannot fail.
+        try logger.get().info("note added", metadata: ["author": "\(author.name)", "id": "\(note.id)"])
         return note
     }
 }

@@ -6,6 +6,7 @@ import Logging
 import NotesServer
 import ServiceLifecycle
 import Sightless
+import Synchronization
 import Testing
 
 @Suite("Notes server")
@@ -156,5 +157,47 @@ struct NotesServerTests {
         #expect(saved.map(\.text) == ["keep me"])
         let error = await #expect(throws: InjectionError.self) { try await server.injector.instance((any NotesStore).self) }
         #expect(error?.kind == .injectorShutDown)
+    }
+}
+
+/// A log handler that keeps the messages it is given, for a test to read.
+private struct KeptLines: LogHandler {
+    let lines: Mutex<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        lines.withLock { $0.append(message.description) }
+    }
+}
+
+private final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+    var logger: Logger { Logger(label: "test") { _ in KeptLines(lines: self.lines) } }
+}
+
+@Suite("Notes server, patched in one line")
+struct NotesServerPatchTests {
+    @Test("a handler reads the logger where it stands, from a request of a patched injector")
+    func patchedLoggerIsRead() async throws {
+        let server = try await NotesServer(storePath: "/nonexistent/notes.json") {
+            $0.bind((any NotesStore).self).to(instance: MemoryNotesStore())
+        }
+        let log = LogLines()
+        let note = try await server.injector.withOverrides({ $0.bind(Logger.self).to(instance: log.logger) }) { patched in
+            let requests = try patched.childTemplate(providing: Author.self) { $0.bind(NotesSession.self).in(.singleton) }
+            return try await requests.withChild(Author(name: "ada")) { request in
+                try await request.instance(NotesHandler.self).add("hello")
+            }
+        }
+        #expect(note.text == "hello")
+        #expect(log.lines.withLock { $0 } == ["note added"])
+        try await server.shutDown()
     }
 }
