@@ -56,6 +56,12 @@ private final class ClosingClock: Clock, Closable, @unchecked Sendable {
     func close() { closed = true }
 }
 
+/// An actor made by hand, reading where it stands.
+private actor ClockActor {
+    let clock = Injection<Clock>()
+    func now() throws -> Int { try clock.get().now }
+}
+
 private func clockModule(_ now: Int) -> AnyModule {
     AnyModule { $0.bind(Clock.self).to(instance: FixedClock(now: now)) }
 }
@@ -260,6 +266,24 @@ struct InjectionTests {
             await Task { ClockView().label }.value
         }
         #expect(label == "at 31")
+    }
+
+    @Test("an actor made inside withCurrent reads from that injector")
+    func actorReads() async throws {
+        let injector = try Injector(modules: [clockModule(17)])
+        let actor = injector.withCurrent { ClockActor() }
+        #expect(try await actor.now() == 17)
+    }
+
+    @Test("an observer hears of a value built for a read where it stands")
+    func readIsObserved() throws {
+        let heard = Locked<[String]>([])
+        let injector = try Injector(modules: [clockModule(1), AnyModule { binder in
+            binder.observe { event in heard.withLock { $0.append(event.key.typeName) } }
+        }])
+        _ = try injector.getInstance(ReadsCounted.self)
+        #expect(heard.withLock { $0 }.contains("Counted"))
+        #expect(heard.withLock { $0 }.contains("ReadsCounted"))
     }
 
     @Test("a read after the owner's injector shut down, made lazily, throws injectorShutDown")
