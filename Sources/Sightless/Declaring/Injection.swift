@@ -53,15 +53,19 @@ public final class Injection<Value> {
         location = SourceLocation(fileID: fileID, line: line)
         var value: Value?
         if let scope = CurrentInjection.current {
-            source = scope.injector
             reported = scope.reported
             if let build = scope.build {
+                // Resolved now, or the owner's build throws: the injection keeps no injector,
+                // which a value the injector keeps (a singleton) would keep alive for ever.
+                source = nil
                 build.noteRead()
                 do {
                     value = try scope.injector.request(Value.self, name: key.name)
                 } catch {
                     build.fail(error)
                 }
+            } else {
+                source = scope.injector
             }
         } else {
             source = nil

@@ -295,3 +295,25 @@ struct InjectionTests {
         #expect(error?.kind == .injectorShutDown)
     }
 }
+
+private final class KeptReader: Injectable, Sendable {
+    let counted = Injection<Counted>()
+    static let initializer = Initializer(KeptReader.init)
+    static var scope: Scope { .singleton }
+}
+
+@Suite("Dependencies read where they stand, over time")
+struct InjectionLifetimeTests {
+    @Test("a singleton that reads where it stands does not keep its injector alive")
+    func singletonDoesNotKeepInjector() throws {
+        weak var released: Injector?
+        var reader: KeptReader?
+        do {
+            let injector = try Injector(modules: [])
+            reader = try injector.getInstance(KeptReader.self)
+            released = injector
+        }
+        #expect(released == nil)
+        #expect(try reader?.counted.get() != nil)
+    }
+}
