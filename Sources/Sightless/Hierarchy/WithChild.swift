@@ -18,6 +18,9 @@ extension ChildTemplate {
     /// ``AsyncClosable`` values, or values whose binding closes them with `await`, is closed
     /// by the `async` `withChild(_:body:)` instead.
     ///
+    /// The child is current for `body` (``Injector/current``): a value made inside it that
+    /// reads dependencies where they stand (``Injection``, ``Injected``) reads the child.
+    ///
     /// The child is the body's for the body's duration only. Kept beyond it (stored, or
     /// returned), it is an injector shut down: its requests throw
     /// ``InjectionError/Kind/injectorShutDown``. A value the body got from it stays with whoever
@@ -47,7 +50,8 @@ extension ChildTemplate {
     /// it (a `CancellationError`, say), and the shutdown that follows runs every close; a
     /// close that checks `Task.isCancelled` sees the cancellation.
     ///
-    /// `body` runs on the caller's actor. The child is the body's for the body's duration only:
+    /// `body` runs on the caller's actor, with the child current (``Injector/current``), across
+    /// its suspensions. The child is the body's for the body's duration only:
     /// kept beyond it, it is an injector shut down, whose requests throw
     /// ``InjectionError/Kind/injectorShutDown``.
     ///
@@ -72,8 +76,8 @@ extension Injector {
     /// }   // the child's Closable values are closed here
     /// ```
     ///
-    /// The child is made as ``child(modules:overrides:)`` makes it and closed as
-    /// ``ChildTemplate``'s `withChild(_:body:)` closes a template's child: `body`'s
+    /// The child is made as ``child(modules:overrides:)`` makes it, current for `body`, and
+    /// closed as ``ChildTemplate``'s `withChild(_:body:)` closes a template's child: `body`'s
     /// error wins over a failure to close, ``AsyncClosable`` values need the `async` form, and a
     /// child kept beyond `body` is shut down.
     ///
