@@ -302,6 +302,38 @@ private final class KeptReader: Injectable, Sendable {
     static var scope: Scope { .singleton }
 }
 
+/// Opened with `await`, reading where it stands.
+private final class AsyncStamper: Injectable, Sendable {
+    let clock = Injection<Clock>()
+    init() async { await Task.yield() }
+    static let initializer = Initializer(AsyncStamper.init)
+}
+
+@Suite("Dependencies read where they stand, in awaited builds")
+struct AwaitedInjectionTests {
+    @Test("a value with an async initializer reads where it stands from the injector it is built for")
+    func asyncInitializerReads() async throws {
+        let root = try Injector(modules: [clockModule(1)])
+        let child = try root.child(overrides: [clockModule(2)])
+        #expect(try await child.instance(AsyncStamper.self).clock.get().now == 2)
+        #expect(try await root.instance(AsyncStamper.self).clock.get().now == 1)
+    }
+
+    @Test("an awaited build whose read fails throws, naming the path")
+    func asyncInitializerReadFails() async throws {
+        let injector = try Injector(modules: [])
+        let error = await #expect(throws: InjectionError.self) { try await injector.instance(AsyncStamper.self) }
+        #expect(error?.kind == .missingBinding)
+        #expect(error?.problems.first?.path.first?.typeName == "AsyncStamper")
+    }
+
+    @Test("an awaited request of a synchronous value reads where it stands")
+    func awaitedSynchronousValueReads() async throws {
+        let injector = try Injector(modules: [clockModule(4)])
+        #expect(try await injector.instance(Stamper.self).stamp() == 4)
+    }
+}
+
 @Suite("Dependencies read where they stand, over time")
 struct InjectionLifetimeTests {
     @Test("a singleton that reads where it stands does not keep its injector alive")
