@@ -10,6 +10,9 @@ import Sightless
 //   injected-first, injected-later         `@Injected(default:)`, the owner made in `withCurrent`
 //   injection-later                        an `Injection` kept in a `let`
 //   dependency-first, dependency-later     swift-dependencies' `@Dependency(\.readClock)`
+//   child-shutdown, with-child             a template's child made, asked for one value and shut
+//                                          down by hand, or by `withChild`, which also makes it
+//                                          current for its body: the difference is that binding
 
 final class ReadClock: Sendable {
     init() {}
@@ -73,6 +76,18 @@ func standingReads(_ way: String, _ n: Int, _ sink: Sink) throws {
     case "dependency-later":
         let reader = withDependencies { $0.readClock = clock } operation: { DependencyReader() }
         for _ in 0..<n { sink.take(reader.clock) }
+    case "child-shutdown", "with-child":
+        let injector = try Injector(modules: [AnyModule { $0.bind(ReadClock.self).to(instance: clock) }])
+        let requests = try injector.childTemplate(providing: Key<String>(named: "user"))
+        if way == "with-child" {
+            for _ in 0..<n { try requests.withChild("ada") { child in sink.take(try child.getInstance(ReadClock.self)) } }
+        } else {
+            for _ in 0..<n {
+                let child = try requests.child("ada")
+                sink.take(try child.getInstance(ReadClock.self))
+                try child.shutDown()
+            }
+        }
     default:
         throw BenchmarkFailure(description: "unknown way of reading \(way)")
     }

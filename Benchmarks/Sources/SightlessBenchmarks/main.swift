@@ -41,7 +41,7 @@ while let argument = arguments.popFirst() {
                     CONTENDER: hand-wired, Sightless, Swinject)
                SightlessBenchmarks --profile read-where-it-stands WAY COUNT
                    (WAY: constructor-first, constructor-later, injected-first, injected-later, injection-later,
-                    dependency-first, dependency-later)
+                    dependency-first, dependency-later, child-shutdown, with-child)
         """)
         exit(0)
     default:
