@@ -12,7 +12,7 @@ struct CurrentInjection: Sendable {
     /// the build throws when one of them failed. `nil` for a scope that builds nothing.
     let build: BuildReads?
     /// While a scope collects what reads with a default value could not resolve: those
-    /// failures, thrown when the scope ends (`withOverrides`, `withCurrent`).
+    /// failures, thrown when the scope ends (`withOverrides`).
     let reported: ReportedReads?
 
     init(injector: Injector, build: BuildReads? = nil, reported: ReportedReads? = nil) {
@@ -48,7 +48,7 @@ struct CurrentInjection: Sendable {
 /// What the dependencies read where they stand found while one value was built: the first
 /// failure, which the build throws once the value's own build returned.
 final class BuildReads: Sendable {
-    private let failures = Locked<[InjectionError]>([])
+    private let failures = ReportedReads()
     private let reads = Atomic<Bool>(false)
 
     init() {}
@@ -60,14 +60,14 @@ final class BuildReads: Sendable {
     var sawReads: Bool { reads.load(ordering: .relaxed) }
 
     /// Records a read's failure, thrown by the build.
-    func fail(_ error: InjectionError) { failures.withLock { $0.append(error) } }
+    func fail(_ error: InjectionError) { failures.report(error) }
 
-    /// The failures recorded, in the order the reads were made.
-    var recorded: [InjectionError] { failures.withLock { $0 } }
+    /// The failures recorded, in the order the reads were made, as one error.
+    var thrownFailures: InjectionError? { failures.thrown }
 }
 
-/// The failures of reads that fell back to their default value inside a scope that reports
-/// them: thrown together when the scope ends, so that a test sees every one.
+/// Failures of reads where they stand, kept to be thrown together: by a build, of its reads;
+/// by a scope that reports them (`withOverrides`), of the reads that fell back to their default.
 final class ReportedReads: Sendable {
     private let failures = Locked<[InjectionError]>([])
 
@@ -76,6 +76,9 @@ final class ReportedReads: Sendable {
     func report(_ error: InjectionError) { failures.withLock { $0.append(error) } }
 
     var recorded: [InjectionError] { failures.withLock { $0 } }
+
+    /// The failures as one error, or `nil` when there were none.
+    var thrown: InjectionError? { InjectionError(problems: recorded.flatMap(\.problems)) }
 }
 
 /// Whether the values of one node read dependencies where they stand: not known before its
@@ -177,7 +180,7 @@ extension StandingReadsPresence {
     /// the path through `key`.
     private func finish<Value>(_ reads: BuildReads, _ value: Value, key: AnyKey) throws -> Value {
         record(sawReads: reads.sawReads)
-        if let error = InjectionError(problems: reads.recorded.flatMap(\.problems)) { throw error.prepending(key) }
+        if let error = reads.thrownFailures { throw error.prepending(key) }
         return value
     }
 }

@@ -30,7 +30,7 @@ extension Injector {
         let result = try Injector.closing(
             try child(modules: [], overrides: [], recording: { _ in }, recordingOverrides: overrides),
             reporting: reported, after: operation)
-        if let error = InjectionError(problems: reported.recorded.flatMap(\.problems)) { throw error }
+        if let error = reported.thrown { throw error }
         return result
     }
 
@@ -53,7 +53,7 @@ extension Injector {
         let reported = ReportedReads()
         let child = try child(modules: [], overrides: [], recording: { _ in }, recordingOverrides: overrides)
         let result = try await Injector.closing(child, reporting: reported, after: operation)
-        if let error = InjectionError(problems: reported.recorded.flatMap(\.problems)) { throw error }
+        if let error = reported.thrown { throw error }
         return result
     }
 }
