@@ -162,7 +162,7 @@ struct NotesServerTests {
 
 /// A log handler that keeps the messages it is given, for a test to read.
 private struct KeptLines: LogHandler {
-    let lines: Mutex<[String]>
+    let kept: LogLines
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
 
@@ -171,15 +171,14 @@ private struct KeptLines: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        lines.withLock { $0.append(message.description) }
+    func log(event: LogEvent) {
+        kept.lines.withLock { $0.append(event.message.description) }
     }
 }
 
 private final class LogLines: Sendable {
     let lines = Mutex<[String]>([])
-    var logger: Logger { Logger(label: "test") { _ in KeptLines(lines: self.lines) } }
+    var logger: Logger { Logger(label: "test") { _ in KeptLines(kept: self) } }
 }
 
 @Suite("Notes server, patched in one line")
