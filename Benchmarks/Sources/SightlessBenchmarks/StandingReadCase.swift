@@ -40,7 +40,8 @@ extension DependencyValues {
 }
 
 final class DependencyReader {
-    @Dependency(\.readClock) var clock
+    // Qualified: Sightless has a type named Dependency too (what a declaration depends on).
+    @Dependencies.Dependency(\.readClock) var clock: ReadClock
 }
 
 /// Runs `n` operations of one way of reading a dependency.
