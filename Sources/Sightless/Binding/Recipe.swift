@@ -127,7 +127,7 @@ struct Recipe: Sendable {
     ) throws -> AnyNode {
         // A value that reads dependencies where it stands reads them from the injector it is
         // built for, and its build throws when one fails.
-        var build = reported ? StandingReadsPresence.collecting(linked, key: key) : linked
+        var build = reported && !linker.collectsReads ? StandingReadsPresence.collecting(linked, key: key) : linked
         for decorator in linker.decorators { build = try decorator.decorate(build) }
         if reported, let observers = linker.observers { build = observers.observe(build, key: key, scope: scope) }
         guard case .synchronous(var plan) = build else {

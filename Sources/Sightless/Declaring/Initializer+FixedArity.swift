@@ -24,11 +24,15 @@ typealias PropertySetter<Instance> = @Sendable (inout Instance, inout Resolution
 struct InjectionSteps<Instance>: Sendable {
     @usableFromInline let properties: PropertySetter<Instance>?
     @usableFromInline let awakes: Bool
+    /// Whether the values read dependencies where they stand: the plan binds a scope for them
+    /// while they may.
+    @usableFromInline let reads: StandingReadsPresence
 
     @usableFromInline
-    init(properties: PropertySetter<Instance>?, awakes: Bool) {
+    init(properties: PropertySetter<Instance>?, awakes: Bool, reads: StandingReadsPresence = StandingReadsPresence()) {
         self.properties = properties
         self.awakes = awakes
+        self.reads = reads
     }
 
     /// Sets the properties of a new instance, then awakes it.
@@ -97,10 +101,13 @@ extension Initializer where Instance: Injectable {
         dependencies: [Dependency], location: SourceLocation,
         linkSteps: @escaping @Sendable (any Linking, () throws -> InjectionSteps<Instance>) throws -> Plan<Instance>
     ) {
+        // The plan binds the scope of the reads where they stand itself, specialized.
         self.init(dependencies: dependencies, location: location, linkInjected: { linker, properties in
-            try linkSteps(linker) { InjectionSteps(properties: try properties(), awakes: true) }
+            linker.collectsReads = true
+            return try linkSteps(linker) { InjectionSteps(properties: try properties(), awakes: true) }
         }, link: { linker in
-            try linkSteps(linker) { .initializerOnly }
+            linker.collectsReads = true
+            return try linkSteps(linker) { .initializerOnly }
         })
     }
 
@@ -122,34 +129,46 @@ extension Initializer where Instance: Injectable {
             // A closure per set of steps, as the generated arities: no build tests a step it lacks.
             if steps.properties != nil {
                 return { resolution in
-                    var instance: Instance
-                    do {
-                        instance = try parts.make()
-                    } catch {
-                        throw parts.rethrow(error)
+                    func build(_ resolution: inout Resolution) throws -> Instance {
+                        var instance: Instance
+                        do {
+                            instance = try parts.make()
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    return try parts.steps.complete(&instance, &resolution)
+                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
+                    return try build(&resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    let instance: Instance
-                    do {
-                        instance = try parts.make()
-                    } catch {
-                        throw parts.rethrow(error)
+                    func build(_ resolution: inout Resolution) throws -> Instance {
+                        let instance: Instance
+                        do {
+                            instance = try parts.make()
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                        instance.awakeFromInjection()
+                        return instance
                     }
-                    instance.awakeFromInjection()
-                    return instance
+                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
+                    return try build(&resolution)
                 }
             }
             return { resolution in
-                do {
-                    return try parts.make()
-                } catch {
-                    throw parts.rethrow(error)
+                func build(_ resolution: inout Resolution) throws -> Instance {
+                    do {
+                        return try parts.make()
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
                 }
+                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
+                return try build(&resolution)
             }
         }
     }

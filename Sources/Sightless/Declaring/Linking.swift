@@ -28,6 +28,10 @@ protocol Linking: AnyObject {
     /// What asking for the node again, from inside its own build, means: the graph's decision
     /// (`Meaning.Reentry`), which a closure binding's guard reads.
     var reentry: Meaning.Reentry { get }
+    /// Whether the node's plan binds the scope of the reads where they stand of the values it
+    /// builds itself (an initializer of fixed arity does, specialized), so that the pipeline
+    /// wraps nothing around it.
+    var collectsReads: Bool { get set }
 }
 
 /// Marks `Optional`, for the messages that tell whether a missing key's type could conform to

@@ -84,14 +84,37 @@ final class ReportedReads: Sendable {
 /// Whether the values of one node read dependencies where they stand: not known before its
 /// first build, which finds out; remembered so that a node whose values read none is built with
 /// nothing bound from then on.
+@usableFromInline
 final class StandingReadsPresence: Sendable {
     private static let unknown: UInt8 = 0, present: UInt8 = 1, absent: UInt8 = 2
-    private let state = Atomic<UInt8>(StandingReadsPresence.unknown)
+    /// 0: not known yet; 1: its values read; 2: they read nothing.
+    @usableFromInline let state = Atomic<UInt8>(StandingReadsPresence.unknown)
 
+    @usableFromInline
     init() {}
 
-    /// Whether a build must bind a scope for the reads of the value it builds.
-    @inline(__always) var mayRead: Bool { state.load(ordering: .relaxed) != Self.absent }
+    /// Whether a build must bind a scope for the reads of the value it builds: read by the plan
+    /// of every build of an initializer of fixed arity, where it is specialized, so that a type
+    /// that reads nothing pays one load for it (`graph` 7,761 instructions → 8,225 through a
+    /// plan wrapped around the build, 16 builds).
+    @inlinable @inline(__always) var mayRead: Bool { state.load(ordering: .relaxed) != 2 }
+
+    /// Runs `body`, the plan of an initializer of fixed arity, with a scope bound for the reads
+    /// of the value it builds; a failure among them is thrown through `rethrow`, on the path of
+    /// the node being built.
+    @usableFromInline @inline(never)
+    func reading<Value>(
+        _ resolution: inout Resolution, rethrow: (any Error) -> InjectionError,
+        _ body: (inout Resolution) throws -> Value
+    ) throws -> Value {
+        let reads = BuildReads()
+        let value = try CurrentInjection(injector: resolution.handedInjector, build: reads).bound {
+            try body(&resolution)
+        }
+        record(sawReads: reads.sawReads)
+        if let error = reads.thrownFailures { throw rethrow(error) }
+        return value
+    }
 
     /// Records what one build found. A node once seen reading stays so: a factory that
     /// returns values of several types binds a scope for each of them.

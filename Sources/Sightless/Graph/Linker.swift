@@ -12,6 +12,7 @@ final class Linker: Linking, LinkingNode {
     private(set) var awaitedDependencies: [AnyNode] = []
     /// See `LinkingNode.guardsAwaited`.
     var guardsAwaited = false
+    var collectsReads = false
     /// The node the last call of `plan(for:as:)` found, by the dependency's key.
     private var lastFound: (key: AnyKey, node: AnyNode)?
 
