@@ -186,6 +186,10 @@ extension InjectionError.Problem {
         /// These keys need each other through initializers or properties; the first key is
         /// repeated at the end.
         case cycle([AnyKey])
+        /// `consumer` needs `dependency`, and that one dependency closes each of `cycles`: keys
+        /// that need each other, each cycle written from `consumer` through `dependency` and
+        /// back to `consumer`.
+        case cyclesThrough(consumer: AnyKey, dependency: AnyKey, cycles: [[AnyKey]])
         /// `key` was asked for again while it was being built, through a closure or provider
         /// binding, or through a `Lazy`, `Factory` or the injector inside its own initializer.
         case reentered(key: AnyKey, through: Reentry)
@@ -341,7 +345,7 @@ extension InjectionError.Problem.Detail {
         switch self {
         case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
-        case .cycle, .reentered: .cyclicDependency
+        case .cycle, .cyclesThrough, .reentered: .cyclicDependency
         case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
@@ -385,6 +389,7 @@ extension InjectionError.Problem.Detail {
              .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
+        case .cyclesThrough(let consumer, _, _): consumer
         case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):

@@ -107,6 +107,9 @@ enum ProblemText {
         case .cycle(let keys):
             let written = keys.map(\.description).joined(separator: " → ")
             return "\(written): \(keys.count <= 2 ? "this type needs itself" : "these types need each other") to be built."
+        case .cyclesThrough(let consumer, let dependency, let cycles):
+            let written = cycles.map { $0.map(\.description).joined(separator: " → ") }.joined(separator: "; ")
+            return "\(consumer) needs \(dependency), and that one dependency closes \(cycles.count) cycles of types that need each other to be built: \(written)."
         case .reentered(let key, .closure):
             return "\(key) needs itself while it is being built, through a closure or provider binding."
         case .reentered(let key, .singleton):
@@ -240,6 +243,9 @@ enum ProblemText {
             return canConform ? finish + ", or, if \(key.typeName) is a class or struct, make it conform to Injectable." : finish + "."
         case .cycle:
             return "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies."
+        case .cyclesThrough(let consumer, let dependency, _):
+            let type = dependency.typeName
+            return "Break that one dependency, which every one of these cycles goes through: inject \(type) into \(consumer) as Lazy<\(type)> or Factory<\(type)>, which builds it only when asked, or let \(consumer) not need \(dependency)."
         case .reentered(let key, .closure):
             return "Remove the request that leads back to \(key), or resolve it later instead of while building."
         case .reentered(let key, .singleton):
