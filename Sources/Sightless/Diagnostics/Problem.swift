@@ -33,12 +33,18 @@ extension InjectionError {
         /// if let cause = problem.underlying as? DecodingError { … }
         /// ```
         public let underlying: (any Error)?
+        /// For a key nothing provides, the scope of its consumer when the injector keeps the
+        /// consumer for the whole family (`singleton`): the fix then says how a value each child
+        /// of a template is made with reaches it.
+        let keptConsumerScope: String?
 
-        init(_ detail: Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil) {
+        init(_ detail: Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil,
+             keptConsumerScope: String? = nil) {
             self.detail = detail
             self.path = path
             self.location = location
             self.underlying = underlying
+            self.keptConsumerScope = keptConsumerScope
         }
 
         /// What kind of mistake it is.

@@ -80,6 +80,17 @@ enum ProblemText {
             return "Request \(requested.typeName) from code isolated to \(actor), or await it: "
                 + "try await injector.instance(\(requestExpression(requested))), which builds \(key) on \(actor)."
         }
+        // A consumer kept for the whole family: a value each child of a template has cannot reach it.
+        if case .missingBinding(let key, let consumer?, _, _) = problem.detail, let scope = problem.keptConsumerScope {
+            return fix(problem.detail) + " If each child of a template is made with \(key.typeName) "
+                + "(childTemplate(providing: \(key.typeName).self, …)), \(consumer.key) cannot be one \(scope) for the whole family: "
+                + "bind \(consumer.key) in that template's modules, where each child keeps its own, or make it .perRequest or unscoped."
+        }
+        // A closure or provider asked for the value: the key before it on the path needs it.
+        if case .providedByTemplate(let key, nil, let template) = problem.detail, problem.path.count >= 2,
+           case let user = problem.path[problem.path.count - 2], user != key {
+            return fix(.providedByTemplate(key: key, consumer: .init(key: user, role: .target), template: template))
+        }
         guard case .tooDeep(_, let stackSize) = problem.detail, let cycle = PathCycle(problem.path),
               let first = cycle.keys.first else {
             return fix(problem.detail)
