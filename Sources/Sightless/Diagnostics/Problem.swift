@@ -37,6 +37,9 @@ extension InjectionError {
         /// consumer for the whole family (`singleton`): the fix then says how a value each child
         /// of a template is made with reaches it.
         let keptConsumerScope: String?
+        /// The keys of the other problems of its error, whose types read alike with its own are
+        /// written in full in it too: set by ``InjectionError`` when it has several problems.
+        var errorKeys: [AnyKey] = []
 
         init(_ detail: Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil,
              keptConsumerScope: String? = nil) {
@@ -214,7 +217,7 @@ extension InjectionError.Problem {
         case creationTimeArgumentsInjected(target: AnyKey, consumer: Consumer, slots: [Slot])
         /// A `Factory` in `consumer` makes `target` from argument types that differ from its
         /// dynamic slots.
-        case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [String], slots: [Slot])
+        case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [AnyKey], slots: [Slot])
         /// `key` is kept in a scope (`scope`) but takes dynamic arguments.
         case scopedWithArguments(key: AnyKey, scope: String, slots: [Slot])
         /// `key`, kept in `scope`, holds `dependency`, kept in a shorter-lived `dependencyScope`.
@@ -223,30 +226,30 @@ extension InjectionError.Problem {
         /// child it needs `needs`, which the child binds (or, when `provided`, which each child
         /// of a template is made with): each child would keep its own.
         case keptByEachChild(key: AnyKey, scope: String, needs: AnyKey, provided: Bool)
-        /// A request for `key` passed `passed` dynamic arguments (their type names), but
+        /// A request for `key` passed `passed` dynamic arguments (their types, as keys with no name), but
         /// `key` takes `slots` (`[]` when it takes none).
-        case argumentCount(key: AnyKey, slots: [Slot], passed: [String])
+        case argumentCount(key: AnyKey, slots: [Slot], passed: [AnyKey])
         /// Dynamic argument `position` of a request for `key` is a `passed`, not of its
         /// slot's type.
-        case argumentType(key: AnyKey, position: Int, slot: Slot, passed: String, slots: [Slot])
+        case argumentType(key: AnyKey, position: Int, slot: Slot, passed: AnyKey, slots: [Slot])
         /// A raw ``Initializer`` read the argument at `index`, but it has `count` (`0..<count`).
         case rawArgumentIndex(index: Int, count: Int)
         /// A raw ``Initializer`` read the argument at `index` as `requested`, but its slot holds
         /// a `actual`.
-        case rawArgumentType(index: Int, requested: String, actual: String)
+        case rawArgumentType(index: Int, requested: AnyKey, actual: AnyKey)
         /// `key` is bound to `target`, whose value (of type `actual`) is not a value of `key`'s
         /// type.
-        case aliasTarget(key: AnyKey, target: AnyKey, actual: String)
+        case aliasTarget(key: AnyKey, target: AnyKey, actual: AnyKey)
         /// `key` inherits the initializer of `base`, which built a `built`, not a value of
         /// `key`'s type.
-        case inheritedInitializer(key: AnyKey, base: String, built: String)
+        case inheritedInitializer(key: AnyKey, base: AnyKey, built: AnyKey)
         /// The `initializer` of `key`'s type builds a `builds`, which is not a value of `key`'s
         /// type.
-        case initializerOfOtherType(key: AnyKey, builds: String)
+        case initializerOfOtherType(key: AnyKey, builds: AnyKey)
         /// `key`'s type declares a property (`role`) of a subclass it is not.
         case subclassProperty(key: AnyKey, role: DependencyRole)
         /// The `properties` of `key`'s type fill a `fills`, not a value of `key`'s type.
-        case propertiesOfOtherType(key: AnyKey, fills: String)
+        case propertiesOfOtherType(key: AnyKey, fills: AnyKey)
         /// Building `key` threw `error` (written with `String(describing:)`; the error itself is
         /// ``InjectionError/Problem/underlying``).
         case initializerFailed(key: AnyKey, error: String)

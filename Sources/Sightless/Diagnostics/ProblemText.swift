@@ -35,9 +35,20 @@ enum ProblemText {
         var keys: [AnyKey] = []
         for problem in problems {
             keys += problem.path
+            keys += problem.errorKeys
             collectKeys(in: problem.detail, into: &keys)
         }
         return AnyKey.naming(keys, text)
+    }
+
+    /// Every key of `problems`: their paths', and those their details hold.
+    static func keys(of problems: [InjectionError.Problem]) -> [AnyKey] {
+        var keys: [AnyKey] = []
+        for problem in problems {
+            keys += problem.path
+            collectKeys(in: problem.detail, into: &keys)
+        }
+        return keys
     }
 
     /// Every key a detail holds, wherever it holds it (a consumer, a slot, a candidate).
@@ -144,7 +155,7 @@ enum ProblemText {
         case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
             // A factory requested itself has no consumer but its own node.
             let place = consumer.key == factory ? "" : " in \(consumer)"
-            return "\(factory)\(place) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
+            return "\(factory)\(place) makes \(target) from (\(passed.map(\.typeName).joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
         case .scopedWithArguments(let key, let scope, let slots):
             return "\(key) is \(article(scope)) \(scope), but it takes dynamic arguments (\(list(slots))), which would differ from request to request."
         case .captiveDependency(let key, let scope, let dependency, let dependencyScope):
@@ -158,26 +169,26 @@ enum ProblemText {
                 : "takes \(slots.count) dynamic argument\(slots.count == 1 ? "" : "s") (\(list(slots)))"
             let got = passed.isEmpty
                 ? "none were passed"
-                : "\(passed.count) \(passed.count == 1 ? "was" : "were") passed (\(passed.joined(separator: ", ")))"
+                : "\(passed.count) \(passed.count == 1 ? "was" : "were") passed (\(passed.map(\.typeName).joined(separator: ", ")))"
             return "\(key) \(takes), but \(got)."
         case .argumentType(let key, let position, let slot, let passed, _):
-            return "Dynamic argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed)."
+            return "Dynamic argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed.typeName)."
         case .rawArgumentIndex(let index, let count):
             return count == 0
                 ? "The raw initializer asked for argument \(index), but it has none."
                 : "The raw initializer asked for argument \(index), but it has \(count) (0 to \(count - 1))."
         case .rawArgumentType(let index, let requested, let actual):
-            return "The raw initializer read argument \(index) as \(requested), but it is a \(actual)."
+            return "The raw initializer read argument \(index) as \(requested.typeName), but it is \(article(actual.typeName)) \(actual.typeName)."
         case .aliasTarget(let key, let target, let actual):
-            return "\(key) is bound to \(target), but \(actual) is not \(article(key.typeName)) \(key.typeName)."
+            return "\(key) is bound to \(target), but \(actual.typeName) is not \(article(key.typeName)) \(key.typeName)."
         case .inheritedInitializer(let key, let base, let built):
-            return "\(key.typeName) inherits the initializer of \(base), which built \(article(built)) \(built), not \(article(key.typeName)) \(key.typeName)."
+            return "\(key.typeName) inherits the initializer of \(base.typeName), which built \(article(built.typeName)) \(built.typeName), not \(article(key.typeName)) \(key.typeName)."
         case .initializerOfOtherType(let key, let builds):
-            return "\(key.typeName).initializer builds \(article(builds)) \(builds), not \(article(key.typeName)) \(key.typeName)."
+            return "\(key.typeName).initializer builds \(article(builds.typeName)) \(builds.typeName), not \(article(key.typeName)) \(key.typeName)."
         case .subclassProperty(let key, let role):
             return "\(key.typeName) declares the property \(role), which belongs to a subclass \(key.typeName) is not."
         case .propertiesOfOtherType(let key, let fills):
-            return "\(key.typeName).properties fills \(article(fills)) \(fills), not \(article(key.typeName)) \(key.typeName)."
+            return "\(key.typeName).properties fills \(article(fills.typeName)) \(fills.typeName), not \(article(key.typeName)) \(key.typeName)."
         case .initializerFailed(let key, let error):
             return "Building \(key) threw: \(error)"
         case .tooDeep(let depth, let stackSize?):
