@@ -212,6 +212,9 @@ extension InjectionError.Problem {
         /// A child injector's module binds `key` (at `location`), which its parent binds: a
         /// child replaces a parent's binding only as an override.
         case boundByParent(key: AnyKey, location: SourceLocation?)
+        /// The template declared at `template` provides `key` to each child it makes, and the
+        /// parent injector binds `key` too: a provided value cannot be overridden.
+        case providedBoundByParent(key: AnyKey, template: SourceLocation?)
         /// `target` takes dynamic arguments and is injected into `consumer`, where
         /// nothing could fill them.
         case creationTimeArgumentsInjected(target: AnyKey, consumer: Consumer, slots: [Slot])
@@ -283,6 +286,9 @@ extension InjectionError.Problem {
         /// `key`'s binding closes its value at shutdown (`onShutdown`), but `scope` keeps no
         /// value until then: there is nothing for the closer to close.
         case closerNotKept(key: AnyKey, scope: String)
+        /// `key`'s type is ``Closable`` (or ``AsyncClosable``), and the injector builds it, but
+        /// `scope` keeps no value until shutdown: its `close()` would never run.
+        case closableNotKept(key: AnyKey, scope: String)
         /// `key`, isolated to `actor` (`MainActor`), was requested synchronously by code that
         /// does not run there.
         case offActor(key: AnyKey, actor: String)
@@ -355,10 +361,11 @@ extension InjectionError.Problem.Detail {
         case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .cyclesThrough, .reentered: .cyclicDependency
-        case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
+        case .boundTwice, .reservedKey, .boundByParent, .providedBoundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope, .closerNotKept: .scopeConflict
+        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope, .closerNotKept, .closableNotKept:
+            .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -386,13 +393,14 @@ extension InjectionError.Problem.Detail {
         switch self {
         case .missingBinding(let key, _, _, _), .providedByTemplate(let key, _, _), .boundInTemplate(let key, _, _),
              .bindingWithoutTarget(let key, _), .reentered(let key, _),
-             .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .scopedWithArguments(let key, _, _),
+             .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .providedBoundByParent(let key, _),
+             .scopedWithArguments(let key, _, _),
              .captiveDependency(let key, _, _, _), .keptByEachChild(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
-             .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
+             .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .closableNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):

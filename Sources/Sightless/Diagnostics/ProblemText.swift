@@ -150,6 +150,8 @@ enum ProblemText {
             return "\(key) is always bound to the injector itself."
         case .boundByParent(let key, _):
             return "\(key) is bound by the parent injector and again by this child's modules."
+        case .providedBoundByParent(let key, let template):
+            return "\(key) is provided to each child of the template declared at \(place(template)), and the parent injector binds it too: a child's requests could not tell the two apart."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "\(target) takes dynamic arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
         case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
@@ -218,6 +220,9 @@ enum ProblemText {
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
         case .closerNotKept(let key, let scope):
             return "\(key) is closed at shutdown by its binding's onShutdown, but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown."
+        case .closableNotKept(let key, let scope):
+            let kind = key.type is any Closable.Type ? "Closable" : "AsyncClosable"
+            return "\(key) is \(kind), but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown: its close() would never run."
         case .offActor(let key, let actor):
             return "\(key) is isolated to \(actor) and was requested synchronously by code that does not run on \(actor)."
         case .descriptorsOffActor(let key, let actor):
@@ -288,6 +293,8 @@ enum ProblemText {
             return "Remove this binding; inject \(key.typeName) directly."
         case .boundByParent:
             return "Remove the child's binding to use the parent's, or pass it in child(modules:overrides:) to replace the parent's binding in this child."
+        case .providedBoundByParent(let key, _):
+            return "Provide it under a name of its own, childTemplate(providing: Key<\(key.typeName)>(named: \"…\")), and inject that key where the child's value is meant; or remove the parent's binding of \(key.typeName), if each child's value replaces it."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "Inject Factory<\(target.typeName), \(types(slots))> into \(consumer.key) and call make(…) where the values are known, or resolve it with getInstance(\(target.typeName).self, arguments: …)."
         case .factoryArguments(_, _, let target, _, let slots):
@@ -341,6 +348,10 @@ enum ProblemText {
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .closerNotKept:
             return "Keep it until shutdown with .in(.singleton).onShutdown { … } (or .eagerSingleton), or remove the onShutdown and close it where it is used."
+        case .closableNotKept(let key, _):
+            return "Keep it until shutdown, which closes it: .in(.singleton) on its binding, or static var scope: Scope { .singleton } in \(key.typeName) "
+                + "(bound in a template's modules, each child keeps its own and closes it when the child shuts down); "
+                + "or, to close it where it is used, build it through a Factory<\(key.typeName)>, whose values are the caller's."
         case .offActor(let key, let actor):
             return "Request it from code isolated to \(actor), or await it: try await injector.instance(\(requestExpression(key))), which builds it on \(actor)."
         case .descriptorsOffActor(_, let actor):
