@@ -221,8 +221,7 @@ enum ProblemText {
         case .closerNotKept(let key, let scope):
             return "\(key) is closed at shutdown by its binding's onShutdown, but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown."
         case .closableNotKept(let key, let scope):
-            let kind = key.type is any Closable.Type ? "Closable" : "AsyncClosable"
-            return "\(key) is \(kind), but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown: its close() would never run."
+            return "\(key) has a close() to run (it is Closable or AsyncClosable), but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown: nothing would close it."
         case .offActor(let key, let actor):
             return "\(key) is isolated to \(actor) and was requested synchronously by code that does not run on \(actor)."
         case .descriptorsOffActor(let key, let actor):

@@ -136,7 +136,7 @@ struct ScopeRuleTests {
             _ = try app.childTemplate(providing: String.self) { $0.bind(UserLeaseHandler.self) }
         })
         let problem = try #require(error.problems.first)
-        #expect(problem.message == "RequestLease is Closable, but it is an unscoped value, which the injector does not keep until shutdown: its close() would never run.")
+        #expect(problem.message == "RequestLease has a close() to run (it is Closable or AsyncClosable), but it is an unscoped value, which the injector does not keep until shutdown: nothing would close it.")
         #expect(problem.fix.hasPrefix("Keep it until shutdown, which closes it: .in(.singleton) on its binding"), "\(problem.fix)")
     }
 
