@@ -38,7 +38,7 @@ public struct Resolver: Sendable {
     /// ``Injector``'s `getInstance(_:isolation:)` gives it.
     ///
     /// ```swift
-    /// binder.bind(Account.self).to { @MainActor resolver in Account(session: try resolver.getInstance((any Session).self)) }
+    /// binder.bind(Account.self).to { resolver in Account(session: try resolver.getInstance((any Session).self)) }
     /// ```
     public func getInstance<Value>(
         _ type: Value.Type, isolation: isolated (any Actor)? = #isolation
