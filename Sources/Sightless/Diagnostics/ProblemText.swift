@@ -95,7 +95,7 @@ enum ProblemText {
         if case .missingBinding(let key, let consumer?, _, _) = problem.detail, let scope = problem.keptConsumerScope {
             return fix(problem.detail) + " If each child of a template is made with \(key.typeName) "
                 + "(childTemplate(providing: \(key.typeName).self, …)), \(consumer.key) cannot be one \(scope) for the whole family: "
-                + "bind \(consumer.key) in that template's modules, where each child keeps its own, or make it .perRequest or unscoped."
+                + "bind \(consumer.key) in that template's modules instead, kept per child (.in(.singleton)), per request (.in(.perRequest)) or unscoped."
         }
         // A closure or provider asked for the value: the key before it on the path needs it.
         if case .providedByTemplate(let key, nil, let template) = problem.detail, problem.path.count >= 2,

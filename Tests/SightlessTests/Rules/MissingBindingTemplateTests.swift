@@ -46,8 +46,8 @@ struct MissingBindingTemplateTests {
         })
         let fix = try #require(error.problems.first?.fix)
         #expect(fix.contains("If each child of a template is made with RequestUser (childTemplate(providing: RequestUser.self, …)), "
-            + "AccountService cannot be one singleton for the whole family: bind AccountService in that template's modules, "
-            + "where each child keeps its own, or make it .perRequest or unscoped."), "\(fix)")
+            + "AccountService cannot be one singleton for the whole family: bind AccountService in that template's modules instead, "
+            + "kept per child (.in(.singleton)), per request (.in(.perRequest)) or unscoped."), "\(fix)")
     }
 
     @Test("an unscoped key that needs a value nothing binds is not told about templates")
