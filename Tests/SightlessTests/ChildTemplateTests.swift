@@ -155,15 +155,22 @@ struct ChildTemplateTests {
         #expect(error?.problems.first?.path.first == Key<Templated.NeedsMissing>().erased)
     }
 
-    @Test("a template providing a key its parent binds is an error naming the key")
+    @Test("a template providing a key its parent binds is an error naming the key as provided, not as bound by the child's modules")
     func providingParentKeyIsAnError() throws {
         let app = try Injector(Templated.app)
+        let line = #line + 1
         let error = #expect(throws: InjectionError.self) { _ = try app.childTemplate(providing: Templated.Database.self) }
-        guard case .boundByParent(let key, _)? = error?.problems.first?.detail else {
-            Issue.record("expected boundByParent, got \(String(describing: error))")
+        guard case .providedBoundByParent(let key, let template)? = error?.problems.first?.detail else {
+            Issue.record("expected providedBoundByParent, got \(String(describing: error))")
             return
         }
         #expect(key == Key<Templated.Database>().erased)
+        #expect(template == SourceLocation(fileID: #fileID, line: line))
+        let problem = try #require(error?.problems.first)
+        #expect(problem.kind == .duplicateBinding)
+        #expect(problem.message == "Database is provided to each child of the template declared at \(#fileID):\(line), and the parent injector binds it too: a child's requests could not tell the two apart.")
+        #expect(problem.fix == "Provide it under a name of its own, childTemplate(providing: Key<Database>(named: \"…\")), and inject that key where the child's value is meant; or remove the parent's binding of Database, if each child's value replaces it.")
+        #expect(!problem.fix.contains("child(modules:overrides:)"))
     }
 
     @Test("a template providing a key its own modules bind is a duplicate binding")

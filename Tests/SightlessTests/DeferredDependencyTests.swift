@@ -113,7 +113,7 @@ struct DeferredDependencyTests {
             return
         }
         #expect(target.description == "Screen")
-        #expect(passed == ["Int"])
+        #expect(passed == [Key<Int>().erased])
         #expect(slots.map(\.key.typeName) == ["String", "Int"])
     }
 

@@ -246,4 +246,30 @@ struct WithChildTests {
         try requests.withChild(Visitor(name: "grace")) { child in _ = try child.getInstance(RequestSession.self) }
         #expect(log.all == ["session ada", "session grace"])
     }
+
+    // In async code, a synchronous body picks the async withChild: the synchronous form is
+    // unavailable there, so AsyncClosable values are closed and not left open.
+    @Test("a template's withChild written in async code with a synchronous body closes AsyncClosable values")
+    func templateSynchronousBodyInAsyncCode() async throws {
+        let log = ScopeLog()
+        let requests = try requests(log)
+        try await requests.withChild(Visitor(name: "ada")) { child in
+            _ = try child.getInstance(RequestStream.self)
+        }
+        #expect(log.all == ["stream ada"])
+    }
+
+    @Test("an injector's withChild written in async code with a synchronous body closes AsyncClosable values")
+    func injectorSynchronousBodyInAsyncCode() async throws {
+        let log = ScopeLog()
+        let app = try Injector(Bindings { $0.bind(ScopeLog.self).to(instance: log) })
+        let closing = Bindings { binder in
+            binder.bind(Visitor.self).to(instance: Visitor(name: "grace"))
+            binder.bind(RequestStream.self).in(.singleton)
+        }
+        try await app.withChild(modules: [closing]) { child in
+            _ = try child.getInstance(RequestStream.self)
+        }
+        #expect(log.all == ["stream grace"])
+    }
 }

@@ -224,12 +224,12 @@ extension Injector {
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {
-                throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
+                throw argumentCountError(key, signature: nil, passed: packTypes(repeat each arguments))
             }
             return try await awaitedRequest(Value.self, name: name)
         }
         guard signature.slots.count == count else {
-            throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
+            throw argumentCountError(key, signature: signature, passed: packTypes(repeat each arguments))
         }
         return try await AwaitedArguments.withPlacer(
             for: signature, key: key, place: { (placer) throws(InjectionError) in repeat try placer.place(each arguments) }

@@ -16,7 +16,7 @@ extension MemberInjector: MemberInjection {
         var problems: [InjectionError.Problem] = []
         if !(Value.self is Value.Instance.Type) {
             problems.append(InjectionError.Problem(
-                .propertiesOfOtherType(key: Key<Value>().erased, fills: AnyKey.name(of: Value.Instance.self))))
+                .propertiesOfOtherType(key: Key<Value>().erased, fills: AnyKey(type: Value.Instance.self, name: nil))))
         }
         return Recipe(key, source: .type(justInTime: true), location: nil,
                       dependencies: properties.dependencies, problems: problems) { linker in

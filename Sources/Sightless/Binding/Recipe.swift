@@ -226,7 +226,7 @@ extension Recipe {
                 let value = try plan(&resolution)
                 guard let converted = value as? Value else {
                     throw rethrow(InjectionError(
-                        .aliasTarget(key: key.erased, target: target.erased, actual: AnyKey.name(of: Swift.type(of: value))),
+                        .aliasTarget(key: key.erased, target: target.erased, actual: AnyKey(type: Swift.type(of: value), name: nil)),
                         location: location))
                 }
                 return converted
@@ -390,13 +390,13 @@ extension Recipe {
         if T.self != T.Instance.self, let base = T.Instance.self as? any Injectable.Type,
            base.initializerIdentity === initializer.identity {
             problems.append(InjectionError.Problem(
-                .inheritedInitializer(key: key.erased, base: AnyKey.name(of: T.Instance.self),
-                                      built: AnyKey.name(of: T.Instance.self)),
+                .inheritedInitializer(key: key.erased, base: AnyKey(type: T.Instance.self, name: nil),
+                                      built: AnyKey(type: T.Instance.self, name: nil)),
                 location: initializer.location))
         }
         if !(T.self is T.Instance.Type) {
             problems.append(InjectionError.Problem(
-                .initializerOfOtherType(key: key.erased, builds: AnyKey.name(of: T.Instance.self)),
+                .initializerOfOtherType(key: key.erased, builds: AnyKey(type: T.Instance.self, name: nil)),
                 location: initializer.location))
         }
         return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
@@ -409,8 +409,8 @@ extension Recipe {
                 try setProperties?(&instance, &resolution)
                 guard let built = instance as? T else {
                     throw rethrow(InjectionError(
-                        .inheritedInitializer(key: key.erased, base: AnyKey.name(of: T.Instance.self),
-                                              built: AnyKey.name(of: Swift.type(of: instance))),
+                        .inheritedInitializer(key: key.erased, base: AnyKey(type: T.Instance.self, name: nil),
+                                              built: AnyKey(type: Swift.type(of: instance), name: nil)),
                         location: initializer.location))
                 }
                 built.awakeFromInjection()

@@ -29,7 +29,20 @@ public struct Resolver: Sendable {
     /// ```swift
     /// binder.bind(Session.self).to { resolver in Session(clock: try resolver.getInstance(Clock.self)) }
     /// ```
-    public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
+    public func getInstance<Value: SendableMetatype>(_ type: Value.Type) throws(InjectionError) -> Value {
+        try injector.request(Value.self, name: nil)
+    }
+
+    /// The instance bound to a type whose metatype is not `Sendable` (a protocol of a target
+    /// isolated to the main actor by default, say), in the caller's isolation, as
+    /// ``Injector``'s `getInstance(_:isolation:)` gives it.
+    ///
+    /// ```swift
+    /// binder.bind(Account.self).to { resolver in Account(session: try resolver.getInstance((any Session).self)) }
+    /// ```
+    public func getInstance<Value>(
+        _ type: Value.Type, isolation: isolated (any Actor)? = #isolation
+    ) throws(InjectionError) -> Value {
         try injector.request(Value.self, name: nil)
     }
 
@@ -49,7 +62,7 @@ public struct Resolver: Sendable {
     /// binder.bind(Key<Screen>(named: "inbox")).to { resolver in try resolver.getInstance(Screen.self, arguments: "Inbox") }
     /// ```
     public func getInstance<Value, each Argument>(
-        _ type: Value.Type, arguments: repeat each Argument
+        _ type: Value.Type, arguments: repeat each Argument, isolation: isolated (any Actor)? = #isolation
     ) throws(InjectionError) -> Value {
         try getInstance(Key<Value>(), arguments: repeat each arguments)
     }

@@ -217,7 +217,7 @@ extension Initializer {
             }
             guard let value = values[index] as? Value else {
                 throw InjectionError(.rawArgumentType(
-                    index: index, requested: AnyKey.name(of: Value.self), actual: AnyKey.name(of: Swift.type(of: values[index]))),
+                    index: index, requested: AnyKey(type: Value.self, name: nil), actual: AnyKey(type: Swift.type(of: values[index]), name: nil)),
                     location: location)
             }
             return value

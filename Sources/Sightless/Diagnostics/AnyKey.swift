@@ -39,18 +39,37 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public var typeName: String { Self.name(of: type) }
 
-    /// The types an error writes with their module and namespace (`API.PackageController`),
-    /// because two distinct types of the same error would otherwise read alike; bound while
-    /// ``InjectionError`` writes its problems (`ProblemText.naming`), empty elsewhere.
-    @TaskLocal static var qualified: Set<ObjectIdentifier> = []
+    /// What an error writes with its module and namespace (`API.PackageController`), because
+    /// two distinct types of the same error would otherwise read alike: the types themselves,
+    /// and the full names of the types that read alike inside another (`Factory<Labeller,
+    /// App.B.Thing>`).
+    struct Qualification: Sendable, Equatable {
+        var types: Set<ObjectIdentifier> = []
+        var names: Set<String> = []
+        var isEmpty: Bool { types.isEmpty && names.isEmpty }
+    }
+
+    /// What an error writes in full; bound while ``InjectionError`` writes its problems
+    /// (`ProblemText.naming`), empty elsewhere.
+    @TaskLocal static var qualified = Qualification()
 
     /// The runtime writes the arguments of a variadic generic type as `Pack{…}`
     /// (`Factory<Screen, Pack{String}>`); the name drops that wrapper, as source does. A type
-    /// of `qualified` is written in full, its module and namespace first.
+    /// of `qualified` is written in full, its module and namespace first, and so is a type of
+    /// its names inside another.
     static func name(of type: Any.Type) -> String {
         let qualified = Self.qualified
-        let written = !qualified.isEmpty && qualified.contains(ObjectIdentifier(type))
-            ? qualifiedName(of: type) : String(describing: type)
+        var written: String
+        if qualified.isEmpty {
+            written = String(describing: type)
+        } else if qualified.types.contains(ObjectIdentifier(type)) {
+            written = qualifiedName(of: type)
+        } else {
+            written = String(describing: type)
+            if !qualified.names.isEmpty, written.contains(where: { !isNameCharacter($0) }) {
+                written = partlyQualifiedName(of: type, keeping: qualified.names) ?? written
+            }
+        }
         guard written.contains("Pack{") else { return written }
         var result = ""
         var closings: [Bool] = []   // per open brace: whether it belongs to a Pack wrapper
@@ -85,11 +104,69 @@ public struct AnyKey: Hashable, Sendable, CustomStringConvertible {
     /// module and namespace, as well as those already so written.
     static func naming<Text>(_ keys: some Sequence<AnyKey>, _ text: () -> Text) -> Text {
         var byName: [String: Set<ObjectIdentifier>] = [:]
-        for key in keys { byName[String(describing: key.type), default: []].insert(ObjectIdentifier(key.type)) }
+        var types: [ObjectIdentifier: Any.Type] = [:]
+        var hasCompound = false
+        for key in keys {
+            let written = String(describing: key.type)
+            byName[written, default: []].insert(ObjectIdentifier(key.type))
+            types[ObjectIdentifier(key.type)] = key.type
+            hasCompound = hasCompound || written.contains { !isNameCharacter($0) }
+        }
         var alike = qualified
-        for types in byName.values where types.count > 1 { alike.formUnion(types) }
+        for same in byName.values where same.count > 1 { alike.types.formUnion(same) }
+        // Types inside another (`Factory<Labeller, Thing>`) read alike when two full names
+        // found in the keys end the same way.
+        if hasCompound {
+            var byLast: [Substring: Set<Substring>] = [:]
+            for type in types.values {
+                for token in nameTokens(qualifiedName(of: type)) {
+                    byLast[token.split(separator: ".").last ?? token, default: []].insert(token)
+                }
+            }
+            for same in byLast.values where same.count > 1 { alike.names.formUnion(same.map(String.init)) }
+        }
         guard alike != qualified else { return text() }
         return $qualified.withValue(alike, operation: text)
+    }
+
+    /// Whether `character` belongs to a name as `String(reflecting:)` writes it (`App.API.Thing`).
+    static func isNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "."
+    }
+
+    /// The names in a type's written form: `Factory`, `App.Labeller` and `App.B.Thing` in
+    /// `Sightless.Factory<App.Labeller, Pack{App.B.Thing}>`.
+    static func nameTokens(_ written: String) -> [Substring] {
+        written.split { !isNameCharacter($0) }
+    }
+
+    /// A compound type written with the names of `keeping` in full and every other name short,
+    /// as `String(describing:)` writes it; `nil` when it holds none of `keeping`.
+    static func partlyQualifiedName(of type: Any.Type, keeping names: Set<String>) -> String? {
+        let full = qualifiedName(of: type)
+        var result = ""
+        var token = ""
+        var kept = false
+        func flush() {
+            guard !token.isEmpty else { return }
+            if names.contains(token) {
+                result += token
+                kept = true
+            } else {
+                result += token.split(separator: ".").last.map(String.init) ?? token
+            }
+            token = ""
+        }
+        for character in full {
+            if isNameCharacter(character) {
+                token.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return kept ? result : nil
     }
 
     /// The type's name with its module and namespace, as `String(reflecting:)` writes it,

@@ -37,7 +37,7 @@ struct ContributionName: Sendable {
     /// contribution mark, then `contribution 2 to Array<HealthCheck> by AppModule at …`.
     var written: String {
         // Written as when it was recorded: unqualified, whatever an error qualifies.
-        let collectionName = AnyKey.$qualified.withValue([]) { AnyKey.name(of: collection) }
+        let collectionName = AnyKey.$qualified.withValue(AnyKey.Qualification()) { AnyKey.name(of: collection) }
         let by = module.map { " by \(String(describing: $0))" } ?? ""
         return AnyKey.contributionMark + head + " to \(collectionName)\(by) at \(location)"
     }

@@ -180,8 +180,21 @@ public struct InjectionError: Error, CustomStringConvertible {
     }
 
     private init(problems: [Problem], first: Problem) {
-        self.problems = problems
-        self.first = first
+        guard problems.count > 1 else {
+            self.problems = problems
+            self.first = first
+            return
+        }
+        // Each problem, read on its own, writes in full a type that reads like one of another
+        // problem of this error.
+        let keys = ProblemText.keys(of: problems)
+        func knowingTheOthers(_ problem: Problem) -> Problem {
+            var problem = problem
+            problem.errorKeys = keys
+            return problem
+        }
+        self.problems = problems.map(knowingTheOthers)
+        self.first = knowingTheOthers(first)
     }
 
     /// Every problem, numbered when there are several.

@@ -33,12 +33,21 @@ extension InjectionError {
         /// if let cause = problem.underlying as? DecodingError { … }
         /// ```
         public let underlying: (any Error)?
+        /// For a key nothing provides, the scope of its consumer when the injector keeps the
+        /// consumer for the whole family (`singleton`): the fix then says how a value each child
+        /// of a template is made with reaches it.
+        let keptConsumerScope: String?
+        /// The keys of the other problems of its error, whose types read alike with its own are
+        /// written in full in it too: set by ``InjectionError`` when it has several problems.
+        var errorKeys: [AnyKey] = []
 
-        init(_ detail: Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil) {
+        init(_ detail: Detail, path: [AnyKey] = [], location: SourceLocation? = nil, underlying: (any Error)? = nil,
+             keptConsumerScope: String? = nil) {
             self.detail = detail
             self.path = path
             self.location = location
             self.underlying = underlying
+            self.keptConsumerScope = keptConsumerScope
         }
 
         /// What kind of mistake it is.
@@ -186,6 +195,10 @@ extension InjectionError.Problem {
         /// These keys need each other through initializers or properties; the first key is
         /// repeated at the end.
         case cycle([AnyKey])
+        /// `consumer` needs `dependency`, and that one dependency closes each of `cycles`: keys
+        /// that need each other, each cycle written from `consumer` through `dependency` and
+        /// back to `consumer`.
+        case cyclesThrough(consumer: AnyKey, dependency: AnyKey, cycles: [[AnyKey]])
         /// `key` was asked for again while it was being built, through a closure or provider
         /// binding, or through a `Lazy`, `Factory` or the injector inside its own initializer.
         case reentered(key: AnyKey, through: Reentry)
@@ -199,12 +212,15 @@ extension InjectionError.Problem {
         /// A child injector's module binds `key` (at `location`), which its parent binds: a
         /// child replaces a parent's binding only as an override.
         case boundByParent(key: AnyKey, location: SourceLocation?)
+        /// The template declared at `template` provides `key` to each child it makes, and the
+        /// parent injector binds `key` too: a provided value cannot be overridden.
+        case providedBoundByParent(key: AnyKey, template: SourceLocation?)
         /// `target` takes dynamic arguments and is injected into `consumer`, where
         /// nothing could fill them.
         case creationTimeArgumentsInjected(target: AnyKey, consumer: Consumer, slots: [Slot])
         /// A `Factory` in `consumer` makes `target` from argument types that differ from its
         /// dynamic slots.
-        case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [String], slots: [Slot])
+        case factoryArguments(factory: AnyKey, consumer: Consumer, target: AnyKey, passed: [AnyKey], slots: [Slot])
         /// `key` is kept in a scope (`scope`) but takes dynamic arguments.
         case scopedWithArguments(key: AnyKey, scope: String, slots: [Slot])
         /// `key`, kept in `scope`, holds `dependency`, kept in a shorter-lived `dependencyScope`.
@@ -213,30 +229,30 @@ extension InjectionError.Problem {
         /// child it needs `needs`, which the child binds (or, when `provided`, which each child
         /// of a template is made with): each child would keep its own.
         case keptByEachChild(key: AnyKey, scope: String, needs: AnyKey, provided: Bool)
-        /// A request for `key` passed `passed` dynamic arguments (their type names), but
+        /// A request for `key` passed `passed` dynamic arguments (their types, as keys with no name), but
         /// `key` takes `slots` (`[]` when it takes none).
-        case argumentCount(key: AnyKey, slots: [Slot], passed: [String])
+        case argumentCount(key: AnyKey, slots: [Slot], passed: [AnyKey])
         /// Dynamic argument `position` of a request for `key` is a `passed`, not of its
         /// slot's type.
-        case argumentType(key: AnyKey, position: Int, slot: Slot, passed: String, slots: [Slot])
+        case argumentType(key: AnyKey, position: Int, slot: Slot, passed: AnyKey, slots: [Slot])
         /// A raw ``Initializer`` read the argument at `index`, but it has `count` (`0..<count`).
         case rawArgumentIndex(index: Int, count: Int)
         /// A raw ``Initializer`` read the argument at `index` as `requested`, but its slot holds
         /// a `actual`.
-        case rawArgumentType(index: Int, requested: String, actual: String)
+        case rawArgumentType(index: Int, requested: AnyKey, actual: AnyKey)
         /// `key` is bound to `target`, whose value (of type `actual`) is not a value of `key`'s
         /// type.
-        case aliasTarget(key: AnyKey, target: AnyKey, actual: String)
+        case aliasTarget(key: AnyKey, target: AnyKey, actual: AnyKey)
         /// `key` inherits the initializer of `base`, which built a `built`, not a value of
         /// `key`'s type.
-        case inheritedInitializer(key: AnyKey, base: String, built: String)
+        case inheritedInitializer(key: AnyKey, base: AnyKey, built: AnyKey)
         /// The `initializer` of `key`'s type builds a `builds`, which is not a value of `key`'s
         /// type.
-        case initializerOfOtherType(key: AnyKey, builds: String)
+        case initializerOfOtherType(key: AnyKey, builds: AnyKey)
         /// `key`'s type declares a property (`role`) of a subclass it is not.
         case subclassProperty(key: AnyKey, role: DependencyRole)
         /// The `properties` of `key`'s type fill a `fills`, not a value of `key`'s type.
-        case propertiesOfOtherType(key: AnyKey, fills: String)
+        case propertiesOfOtherType(key: AnyKey, fills: AnyKey)
         /// Building `key` threw `error` (written with `String(describing:)`; the error itself is
         /// ``InjectionError/Problem/underlying``).
         case initializerFailed(key: AnyKey, error: String)
@@ -276,6 +292,9 @@ extension InjectionError.Problem {
         /// `key`'s binding closes its value at shutdown (`onShutdown`), but `scope` keeps no
         /// value until then: there is nothing for the closer to close.
         case closerNotKept(key: AnyKey, scope: String)
+        /// `key`'s type is ``Closable`` (or ``AsyncClosable``), and the injector builds it, but
+        /// `scope` keeps no value until shutdown: its `close()` would never run.
+        case closableNotKept(key: AnyKey, scope: String)
         /// `key`, isolated to `actor` (`MainActor`), was requested synchronously by code that
         /// does not run there.
         case offActor(key: AnyKey, actor: String)
@@ -347,11 +366,12 @@ extension InjectionError.Problem.Detail {
         switch self {
         case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
-        case .cycle, .reentered: .cyclicDependency
-        case .boundTwice, .reservedKey, .boundByParent, .contributedTwice: .duplicateBinding
+        case .cycle, .cyclesThrough, .reentered: .cyclicDependency
+        case .boundTwice, .reservedKey, .boundByParent, .providedBoundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
-        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope, .closerNotKept: .scopeConflict
+        case .scopedWithArguments, .captiveDependency, .keptByEachChild, .awaitedInScope, .closerNotKept, .closableNotKept:
+            .scopeConflict
         case .argumentCount: .argumentCount
         case .argumentType: .argumentType
         case .rawArgumentIndex, .rawArgumentType: .rawArguments
@@ -381,19 +401,21 @@ extension InjectionError.Problem.Detail {
         switch self {
         case .missingBinding(let key, _, _, _), .providedByTemplate(let key, _, _), .boundInTemplate(let key, _, _),
              .bindingWithoutTarget(let key, _), .reentered(let key, _),
-             .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .scopedWithArguments(let key, _, _),
+             .boundTwice(let key, _, _, _), .reservedKey(let key), .boundByParent(let key, _), .providedBoundByParent(let key, _),
+             .scopedWithArguments(let key, _, _),
              .captiveDependency(let key, _, _, _), .keptByEachChild(let key, _, _, _),
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
              .injectorShutDown(let key), .noInjector(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
-             .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
+             .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .closableNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
         case .processInjectorChosen: nil
+        case .cyclesThrough(let consumer, _, _): consumer
         case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target
         case .internalInconsistency(let inconsistency):

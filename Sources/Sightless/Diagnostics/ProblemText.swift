@@ -35,9 +35,20 @@ enum ProblemText {
         var keys: [AnyKey] = []
         for problem in problems {
             keys += problem.path
+            keys += problem.errorKeys
             collectKeys(in: problem.detail, into: &keys)
         }
         return AnyKey.naming(keys, text)
+    }
+
+    /// Every key of `problems`: their paths', and those their details hold.
+    static func keys(of problems: [InjectionError.Problem]) -> [AnyKey] {
+        var keys: [AnyKey] = []
+        for problem in problems {
+            keys += problem.path
+            collectKeys(in: problem.detail, into: &keys)
+        }
+        return keys
     }
 
     /// Every key a detail holds, wherever it holds it (a consumer, a slot, a candidate).
@@ -80,6 +91,17 @@ enum ProblemText {
             return "Request \(requested.typeName) from code isolated to \(actor), or await it: "
                 + "try await injector.instance(\(requestExpression(requested))), which builds \(key) on \(actor)."
         }
+        // A consumer kept for the whole family: a value each child of a template has cannot reach it.
+        if case .missingBinding(let key, let consumer?, _, _) = problem.detail, let scope = problem.keptConsumerScope {
+            return fix(problem.detail) + " If each child of a template is made with \(key.typeName) "
+                + "(childTemplate(providing: \(key.typeName).self, …)), \(consumer.key) cannot be one \(scope) for the whole family: "
+                + "bind \(consumer.key) in that template's modules instead, kept per child (.in(.singleton)), per request (.in(.perRequest)) or unscoped."
+        }
+        // A closure or provider asked for the value: the key before it on the path needs it.
+        if case .providedByTemplate(let key, nil, let template) = problem.detail, problem.path.count >= 2,
+           case let user = problem.path[problem.path.count - 2], user != key {
+            return fix(.providedByTemplate(key: key, consumer: .init(key: user, role: .target), template: template))
+        }
         guard case .tooDeep(_, let stackSize) = problem.detail, let cycle = PathCycle(problem.path),
               let first = cycle.keys.first else {
             return fix(problem.detail)
@@ -107,6 +129,9 @@ enum ProblemText {
         case .cycle(let keys):
             let written = keys.map(\.description).joined(separator: " → ")
             return "\(written): \(keys.count <= 2 ? "this type needs itself" : "these types need each other") to be built."
+        case .cyclesThrough(let consumer, let dependency, let cycles):
+            let written = cycles.map { $0.map(\.description).joined(separator: " → ") }.joined(separator: "; ")
+            return "\(consumer) needs \(dependency), and that one dependency closes \(cycles.count) cycles of types that need each other to be built: \(written)."
         case .reentered(let key, .closure):
             return "\(key) needs itself while it is being built, through a closure or provider binding."
         case .reentered(let key, .singleton):
@@ -125,12 +150,14 @@ enum ProblemText {
             return "\(key) is always bound to the injector itself."
         case .boundByParent(let key, _):
             return "\(key) is bound by the parent injector and again by this child's modules."
+        case .providedBoundByParent(let key, let template):
+            return "\(key) is provided to each child of the template declared at \(place(template)), and the parent injector binds it too: a child's requests could not tell the two apart."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "\(target) takes dynamic arguments (\(list(slots))), so it cannot be injected into \(consumer.key) (\(consumer.role)): nothing there could fill them."
         case .factoryArguments(let factory, let consumer, let target, let passed, let slots):
             // A factory requested itself has no consumer but its own node.
             let place = consumer.key == factory ? "" : " in \(consumer)"
-            return "\(factory)\(place) makes \(target) from (\(passed.joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
+            return "\(factory)\(place) makes \(target) from (\(passed.map(\.typeName).joined(separator: ", "))), but \(target) takes \(slots.isEmpty ? "no dynamic arguments" : "(\(list(slots)))")."
         case .scopedWithArguments(let key, let scope, let slots):
             return "\(key) is \(article(scope)) \(scope), but it takes dynamic arguments (\(list(slots))), which would differ from request to request."
         case .captiveDependency(let key, let scope, let dependency, let dependencyScope):
@@ -144,26 +171,26 @@ enum ProblemText {
                 : "takes \(slots.count) dynamic argument\(slots.count == 1 ? "" : "s") (\(list(slots)))"
             let got = passed.isEmpty
                 ? "none were passed"
-                : "\(passed.count) \(passed.count == 1 ? "was" : "were") passed (\(passed.joined(separator: ", ")))"
+                : "\(passed.count) \(passed.count == 1 ? "was" : "were") passed (\(passed.map(\.typeName).joined(separator: ", ")))"
             return "\(key) \(takes), but \(got)."
         case .argumentType(let key, let position, let slot, let passed, _):
-            return "Dynamic argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed)."
+            return "Dynamic argument \(position) of \(key) fills \(slot.role), of type \(slot.key.typeName), but the value passed is of type \(passed.typeName)."
         case .rawArgumentIndex(let index, let count):
             return count == 0
                 ? "The raw initializer asked for argument \(index), but it has none."
                 : "The raw initializer asked for argument \(index), but it has \(count) (0 to \(count - 1))."
         case .rawArgumentType(let index, let requested, let actual):
-            return "The raw initializer read argument \(index) as \(requested), but it is a \(actual)."
+            return "The raw initializer read argument \(index) as \(requested.typeName), but it is \(article(actual.typeName)) \(actual.typeName)."
         case .aliasTarget(let key, let target, let actual):
-            return "\(key) is bound to \(target), but \(actual) is not \(article(key.typeName)) \(key.typeName)."
+            return "\(key) is bound to \(target), but \(actual.typeName) is not \(article(key.typeName)) \(key.typeName)."
         case .inheritedInitializer(let key, let base, let built):
-            return "\(key.typeName) inherits the initializer of \(base), which built \(article(built)) \(built), not \(article(key.typeName)) \(key.typeName)."
+            return "\(key.typeName) inherits the initializer of \(base.typeName), which built \(article(built.typeName)) \(built.typeName), not \(article(key.typeName)) \(key.typeName)."
         case .initializerOfOtherType(let key, let builds):
-            return "\(key.typeName).initializer builds \(article(builds)) \(builds), not \(article(key.typeName)) \(key.typeName)."
+            return "\(key.typeName).initializer builds \(article(builds.typeName)) \(builds.typeName), not \(article(key.typeName)) \(key.typeName)."
         case .subclassProperty(let key, let role):
             return "\(key.typeName) declares the property \(role), which belongs to a subclass \(key.typeName) is not."
         case .propertiesOfOtherType(let key, let fills):
-            return "\(key.typeName).properties fills \(article(fills)) \(fills), not \(article(key.typeName)) \(key.typeName)."
+            return "\(key.typeName).properties fills \(article(fills.typeName)) \(fills.typeName), not \(article(key.typeName)) \(key.typeName)."
         case .initializerFailed(let key, let error):
             return "Building \(key) threw: \(error)"
         case .tooDeep(let depth, let stackSize?):
@@ -197,6 +224,8 @@ enum ProblemText {
             return "\(key) is built with await\(why) and kept in the scope \(scope), which keeps only values built synchronously."
         case .closerNotKept(let key, let scope):
             return "\(key) is closed at shutdown by its binding's onShutdown, but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown."
+        case .closableNotKept(let key, let scope):
+            return "\(key) has a close() to run (it is Closable or AsyncClosable), but it is \(article(scope)) \(scope) value, which the injector does not keep until shutdown: nothing would close it."
         case .offActor(let key, let actor):
             return "\(key) is isolated to \(actor) and was requested synchronously by code that does not run on \(actor)."
         case .descriptorsOffActor(let key, let actor):
@@ -244,6 +273,9 @@ enum ProblemText {
             return canConform ? finish + ", or, if \(key.typeName) is a class or struct, make it conform to Injectable." : finish + "."
         case .cycle:
             return "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies."
+        case .cyclesThrough(let consumer, let dependency, _):
+            let type = dependency.typeName
+            return "Break that one dependency, which every one of these cycles goes through: inject \(type) into \(consumer) as Lazy<\(type)> or Factory<\(type)>, which builds it only when asked, or let \(consumer) not need \(dependency)."
         case .reentered(let key, .closure):
             return "Remove the request that leads back to \(key), or resolve it later instead of while building."
         case .reentered(let key, .singleton):
@@ -264,6 +296,8 @@ enum ProblemText {
             return "Remove this binding; inject \(key.typeName) directly."
         case .boundByParent:
             return "Remove the child's binding to use the parent's, or pass it in child(modules:overrides:) to replace the parent's binding in this child."
+        case .providedBoundByParent(let key, _):
+            return "Provide it under a name of its own, childTemplate(providing: Key<\(key.typeName)>(named: \"…\")), and inject that key where the child's value is meant; or remove the parent's binding of \(key.typeName), if each child's value replaces it."
         case .creationTimeArgumentsInjected(let target, let consumer, let slots):
             return "Inject Factory<\(target.typeName), \(types(slots))> into \(consumer.key) and call make(…) where the values are known, or resolve it with getInstance(\(target.typeName).self, arguments: …)."
         case .factoryArguments(_, _, let target, _, let slots):
@@ -321,6 +355,10 @@ enum ProblemText {
             return "Keep it .unscoped, .singleton or .eagerSingleton, or make what it awaits synchronous."
         case .closerNotKept:
             return "Keep it until shutdown with .in(.singleton).onShutdown { … } (or .eagerSingleton), or remove the onShutdown and close it where it is used."
+        case .closableNotKept(let key, _):
+            return "Keep it until shutdown, which closes it: .in(.singleton) on its binding, or static var scope: Scope { .singleton } in \(key.typeName) "
+                + "(bound in a template's modules, each child keeps its own and closes it when the child shuts down); "
+                + "or, to close it where it is used, build it through a Factory<\(key.typeName)>, whose values are the caller's."
         case .offActor(let key, let actor):
             return "Request it from code isolated to \(actor), or await it: try await injector.instance(\(requestExpression(key))), which builds it on \(actor)."
         case .descriptorsOffActor(_, let actor):

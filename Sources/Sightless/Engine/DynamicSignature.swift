@@ -127,10 +127,10 @@ func packCount<each Value>(_ values: repeat each Value) -> Int {
     return count
 }
 
-/// The type names of a parameter pack, for error messages.
-func packTypeNames<each Value>(_ values: repeat each Value) -> [String] {
-    var names: [String] = []
-    func one<Item>(_ value: Item) { names.append(AnyKey.name(of: Item.self)) }
+/// The types of a parameter pack, as keys with no name, for error messages.
+func packTypes<each Value>(_ values: repeat each Value) -> [AnyKey] {
+    var names: [AnyKey] = []
+    func one<Item>(_ value: Item) { names.append(AnyKey(type: Item.self, name: nil)) }
     repeat one(each values)
     return names
 }

@@ -229,12 +229,12 @@ extension Injector {
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {
-                throw argumentCountError(key, signature: nil, passed: packTypeNames(repeat each arguments))
+                throw argumentCountError(key, signature: nil, passed: packTypes(repeat each arguments))
             }
             return try run(node)
         }
         guard signature.slots.count == count else {
-            throw argumentCountError(key, signature: signature, passed: packTypeNames(repeat each arguments))
+            throw argumentCountError(key, signature: signature, passed: packTypes(repeat each arguments))
         }
         // Arguments that fit go in a buffer on the stack; a request allocates nothing else.
         return try ArgumentPlacer.withBuffer(for: signature, key: key) { (placer) throws(InjectionError) -> Value in
@@ -280,7 +280,7 @@ extension Injector {
     }
 
     @usableFromInline
-    func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [String]) -> InjectionError {
+    func argumentCountError(_ key: AnyKey, signature: DynamicSignature?, passed: [AnyKey]) -> InjectionError {
         InjectionError(.argumentCount(key: key, slots: signature?.described ?? [], passed: passed),
                        path: [key], location: signature?.slots.first?.location)
     }

@@ -42,6 +42,11 @@ final class GraphCompilation: Compilation {
             Array(compilation.bindings.keys) + (compilation.parent?.boundKeys ?? [])
         }
 
+        /// The recipe of the parent's (or one of its parents') binding of `key`.
+        func recipe(for key: AnyKey) -> Recipe? {
+            compilation.bindings[key] ?? compilation.parent?.recipe(for: key)
+        }
+
         /// Whether the parent (or one of its parents) binds `key`.
         func binds(_ key: AnyKey) -> Bool {
             compilation.bindings[key] != nil || compilation.parent?.binds(key) == true

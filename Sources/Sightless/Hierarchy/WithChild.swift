@@ -28,6 +28,10 @@ extension ChildTemplate {
     ///
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
     ///   values fail to close, or the error `body` threw.
+    ///
+    /// Unavailable from `async` code, where `try await template.withChild(values) { child in … }`
+    /// picks the `async` form even for a synchronous body, and closes everything.
+    @available(*, noasync, message: "in async code, the async withChild closes AsyncClosable values and awaiting closers: write try await")
     public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) throws -> Result {
         try Injector.closing(try child(repeat each values), after: body)
     }
@@ -64,6 +68,24 @@ extension ChildTemplate {
         let child = try child(repeat each values)
         return try await Injector.closing(child, after: body)
     }
+
+    /// Makes a child with `values`, runs the synchronous `body` with it, and shuts the child
+    /// down, awaiting the values that close with `await`: what `async` code gets when its body
+    /// does not await.
+    ///
+    /// ```swift
+    /// let title = try await requests.withChild(user, request) { child in
+    ///     try child.getInstance(NotesHandler.self).title
+    /// }   // the child's Closable and AsyncClosable values are closed here
+    /// ```
+    ///
+    /// Closes as the `async` `withChild(_:body:)` does; Swift prefers it to the synchronous
+    /// form in `async` code, where that form is unavailable.
+    nonisolated(nonsending)
+    public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) async throws -> Result {
+        let child = try child(repeat each values)
+        return try await Injector.closing(child) { child async throws in try body(child) }
+    }
 }
 
 extension Injector {
@@ -83,6 +105,10 @@ extension Injector {
     ///
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
     ///   its values' failures to close; or the error `body` threw.
+    ///
+    /// Unavailable from `async` code, where `try await injector.withChild(modules: …) { child in … }`
+    /// picks the `async` form even for a synchronous body, and closes everything.
+    @available(*, noasync, message: "in async code, the async withChild closes AsyncClosable values and awaiting closers: write try await")
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
     ) throws -> Result {
@@ -111,6 +137,26 @@ extension Injector {
     ) async throws -> Result {
         let child = try child(modules: modules, overrides: overrides)
         return try await Injector.closing(child, after: body)
+    }
+
+    /// Makes a child with the bindings of `modules` and `overrides`, runs the synchronous `body`
+    /// with it, and shuts the child down, awaiting what closes with `await`: what `async` code
+    /// gets when its body does not await.
+    ///
+    /// ```swift
+    /// let total = try await injector.withChild(modules: [ReportModule(month: 11)]) { child in
+    ///     try child.getInstance(ReportBuilder.self).total
+    /// }   // the child's Closable and AsyncClosable values are closed here
+    /// ```
+    ///
+    /// Closes as the `async` `withChild(modules:overrides:_:)` does; Swift prefers it to the
+    /// synchronous form in `async` code, where that form is unavailable.
+    nonisolated(nonsending)
+    public func withChild<Result>(
+        modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
+    ) async throws -> Result {
+        let child = try child(modules: modules, overrides: overrides)
+        return try await Injector.closing(child) { child async throws in try body(child) }
     }
 
     /// Runs `body` with `child`, current for it, then shuts `child` down, whether `body`

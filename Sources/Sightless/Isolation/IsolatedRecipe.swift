@@ -43,7 +43,7 @@ extension Recipe {
         let dependencies = initializer.dependencies + properties.dependencies
         guard let initializer = initializer as? Initializer<T>, let properties = properties as? Properties<T> else {
             let problem = InjectionError.Problem(
-                .initializerOfOtherType(key: erased, builds: AnyKey.name(of: T.Instance.self)), location: initializer.location)
+                .initializerOfOtherType(key: erased, builds: AnyKey(type: T.Instance.self, name: nil)), location: initializer.location)
             return Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                           problems: [problem], concreteType: T.self) { _ in
                 { _ in throw InjectionError(problem) }

@@ -12,9 +12,11 @@ extension Injector {
     /// let screen = try injector.getInstance(Screen.self, arguments: "Inbox")
     /// ```
     ///
-    /// The same as the variadic form, specialized for one argument.
+    /// The same as the variadic form, specialized for one argument, for a type whose metatype
+    /// is `Sendable`; the variadic form serves any other, in the caller's isolation.
     @inlinable @_documentation(visibility: internal)
-    public func getInstance<Value, A>(_ type: Value.Type, arguments a: A) throws(InjectionError) -> Value {
+    public func getInstance<Value, A>(_ type: Value.Type, arguments a: A) throws(InjectionError) -> Value
+    where Value: SendableMetatype {
         try requestPlacing(Value.self, name: nil, a)
     }
 
@@ -36,9 +38,11 @@ extension Injector {
     /// let row = try injector.getInstance(Row.self, arguments: 3, "Inbox")
     /// ```
     ///
-    /// The same as the variadic form, specialized for two arguments.
+    /// The same as the variadic form, specialized for two arguments, for a type whose metatype
+    /// is `Sendable`; the variadic form serves any other, in the caller's isolation.
     @inlinable @_documentation(visibility: internal)
-    public func getInstance<Value, A, B>(_ type: Value.Type, arguments a: A, _ b: B) throws(InjectionError) -> Value {
+    public func getInstance<Value, A, B>(_ type: Value.Type, arguments a: A, _ b: B) throws(InjectionError) -> Value
+    where Value: SendableMetatype {
         try requestPlacing(Value.self, name: nil, a, b)
     }
 
@@ -60,9 +64,11 @@ extension Injector {
     /// let cell = try injector.getInstance(Cell.self, arguments: 3, "Inbox", true)
     /// ```
     ///
-    /// The same as the variadic form, specialized for three arguments.
+    /// The same as the variadic form, specialized for three arguments, for a type whose metatype
+    /// is `Sendable`; the variadic form serves any other, in the caller's isolation.
     @inlinable @_documentation(visibility: internal)
-    public func getInstance<Value, A, B, C>(_ type: Value.Type, arguments a: A, _ b: B, _ c: C) throws(InjectionError) -> Value {
+    public func getInstance<Value, A, B, C>(_ type: Value.Type, arguments a: A, _ b: B, _ c: C) throws(InjectionError) -> Value
+    where Value: SendableMetatype {
         try requestPlacing(Value.self, name: nil, a, b, c)
     }
 

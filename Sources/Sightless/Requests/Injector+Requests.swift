@@ -66,7 +66,30 @@ extension Injector {
     /// unwrap one level at a time: with `Int` bound to 7, `getInstance(Int??.self)` is
     /// `.some(.some(7))`; with nothing bound, `Int?` is built as `nil`, so `Int??` is `.some(nil)`.
     @inlinable @inline(__always)
-    public func getInstance<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
+    public func getInstance<Value: SendableMetatype>(_ type: Value.Type) throws(InjectionError) -> Value {
+        try request(Value.self, name: nil)
+    }
+
+    /// The instance for a type whose metatype is not `Sendable` (a protocol of a target isolated
+    /// to the main actor by default, say), in the caller's isolation.
+    ///
+    /// ```swift
+    /// @MainActor func signIn(_ injector: Injector) throws {
+    ///     let session = try injector.getInstance((any Session).self)
+    ///     Task { @MainActor in session.refresh() }
+    /// }
+    /// ```
+    ///
+    /// Swift keeps such a value where its type's conformances may be used: this form runs in
+    /// the caller's isolation (`isolation`, which the caller never writes), so the value is
+    /// the caller's as any value it made is. A main-actor caller may capture it in a main-actor
+    /// closure; sending it to another actor or task is refused unless its type is `Sendable`,
+    /// since a kept value is shared with every other request. Otherwise the same as
+    /// ``getInstance(_:)-(Value.Type)``.
+    @inlinable @inline(__always)
+    public func getInstance<Value>(
+        _ type: Value.Type, isolation: isolated (any Actor)? = #isolation
+    ) throws(InjectionError) -> Value {
         try request(Value.self, name: nil)
     }
 
@@ -91,11 +114,14 @@ extension Injector {
     /// Each argument must be of its slot's type (or convertible to it, as a `String` is to
     /// `String?`); pass `nil` for an optional slot as a typed value, e.g. `String?.none`.
     ///
+    /// The value is the caller's, in its isolation (`isolation`, which the caller never writes),
+    /// as with `getInstance(_:isolation:)`.
+    ///
     /// - Throws: ``InjectionError/Kind/argumentCount`` or ``InjectionError/Kind/argumentType``,
     ///   naming the slot, when the arguments do not match the slots.
     @inlinable
     public func getInstance<Value, each Argument>(
-        _ type: Value.Type, arguments: repeat each Argument
+        _ type: Value.Type, arguments: repeat each Argument, isolation: isolated (any Actor)? = #isolation
     ) throws(InjectionError) -> Value {
         try requestPlacing(Value.self, name: nil, arguments: repeat each arguments)
     }

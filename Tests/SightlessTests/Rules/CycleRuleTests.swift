@@ -79,13 +79,48 @@ struct CycleRuleTests {
         #expect(CycleRule().check(ruleGraph(links(chain))).isEmpty)
     }
 
-    @Test("the cycles at the end of a long chain are each reported once, as the shortest through their keys")
+    @Test("the cycles at the end of a long chain are reported once, as the shortest through their keys, under the dependency they share")
     func cycleBehindChain() {
         // 0 ⇄ 1, and 1 → 3 → 0 a longer way round, behind a chain 999 → … → 4 → 3.
         let chain = [("0", ["1"]), ("1", ["0", "3"]), ("3", ["0"])]
             + (4..<1_000).map { (String($0), [String($0 - 1)]) }
         let problems = CycleRule().check(ruleGraph(links(chain)))
-        #expect(cycleKeys(problems) == [[link("0"), link("1"), link("0")], [link("0"), link("1"), link("3"), link("0")]])
+        #expect(problems.count == 1)
+        guard case .cyclesThrough(let consumer, let dependency, let cycles)? = problems.first?.detail else {
+            Issue.record("expected cycles through one dependency, got \(problems)")
+            return
+        }
+        #expect(consumer == link("0") && dependency == link("1"))
+        #expect(cycles == [[link("0"), link("1"), link("0")], [link("0"), link("1"), link("3"), link("0")]])
+    }
+
+    @Test("one dependency that closes several cycles is reported once, with the cycles it closes")
+    func dependencyClosingSeveralCycles() {
+        // app → feed → store and app → inbox → store; store → app is the one wrong edge.
+        let graph = links([("app", ["feed", "inbox"]), ("feed", ["store"]), ("inbox", ["store"]), ("store", ["app"])])
+        let problems = CycleRule().check(ruleGraph(graph))
+        #expect(problems.count == 1)
+        guard case .cyclesThrough(let consumer, let dependency, let cycles)? = problems.first?.detail else {
+            Issue.record("expected cycles through one dependency, got \(problems)")
+            return
+        }
+        #expect(consumer == link("store") && dependency == link("app"))
+        #expect(cycles == [
+            [link("store"), link("app"), link("feed"), link("store")],
+            [link("store"), link("app"), link("inbox"), link("store")],
+        ])
+        #expect(problems.first?.path == cycles.first)
+    }
+
+    @Test("a dependency that closes several cycles is named once in the message, with each cycle")
+    func dependencyClosingSeveralCyclesMessage() throws {
+        let graph = links([("app", ["feed", "inbox"]), ("feed", ["store"]), ("inbox", ["store"]), ("store", ["app"])])
+        let problem = try #require(CycleRule().check(ruleGraph(graph)).first)
+        let store = #"CycleLink(named: "store")"#, app = #"CycleLink(named: "app")"#
+        let feed = #"CycleLink(named: "feed")"#, inbox = #"CycleLink(named: "inbox")"#
+        #expect(problem.message == "\(store) needs \(app), and that one dependency closes 2 cycles of types that need each other to be built: "
+            + "\(store) → \(app) → \(feed) → \(store); \(store) → \(app) → \(inbox) → \(store).")
+        #expect(problem.fix.hasPrefix("Break that one dependency, which every one of these cycles goes through: inject CycleLink into \(store) as Lazy<CycleLink> or Factory<CycleLink>"))
     }
 
     @Test("two separate cycles are two problems")

@@ -80,7 +80,7 @@ struct DynamicDependencyRuleTests {
             return
         }
         #expect(target == Key<DynamicTitle>().erased)
-        #expect(passed == ["Int"])
+        #expect(passed == [Key<Int>().erased])
         #expect(slots.map(\.key) == [Key<String>().erased])
     }
 }

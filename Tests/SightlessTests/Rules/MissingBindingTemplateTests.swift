@@ -39,6 +39,39 @@ struct MissingBindingTemplateTests {
         #expect(!problem.fix.contains("Bind it in a module"), "\(problem.fix)")
     }
 
+    @Test("a singleton bound in the root that needs a value nothing binds says how a template's value reaches it")
+    func rootSingletonNeedsValueNothingBinds() throws {
+        let error = try #require(#expect(throws: InjectionError.self) {
+            _ = try Injector(modules: [Bindings { $0.bind(AccountService.self).in(.singleton) }])
+        })
+        let fix = try #require(error.problems.first?.fix)
+        #expect(fix.contains("If each child of a template is made with RequestUser (childTemplate(providing: RequestUser.self, …)), "
+            + "AccountService cannot be one singleton for the whole family: bind AccountService in that template's modules instead, "
+            + "kept per child (.in(.singleton)), per request (.in(.perRequest)) or unscoped."), "\(fix)")
+    }
+
+    @Test("an unscoped key that needs a value nothing binds is not told about templates")
+    func unscopedNeedsValueNothingBinds() throws {
+        let error = try #require(#expect(throws: InjectionError.self) {
+            _ = try Injector(modules: [Bindings { $0.bind(AccountService.self).in(.unscoped) }])
+        })
+        #expect(error.problems.first?.fix.contains("template") == false)
+    }
+
+    @Test("a singleton of the root built by a closure that needs a value a template provides names itself and the template in its fix")
+    func rootClosureSingletonNeedsProvidedValue() throws {
+        let app = try Injector(modules: [Bindings { binder in
+            binder.bind(AccountService.self).to { resolver in AccountService(user: try resolver.getInstance(RequestUser.self)) }.in(.singleton)
+        }])
+        let line = #line + 1
+        let requests = try app.childTemplate(providing: RequestUser.self) { _ in }
+        let error = try #require(#expect(throws: InjectionError.self) {
+            _ = try requests.child(RequestUser(name: "ada")).getInstance(AccountService.self)
+        })
+        let fix = try #require(error.problems.first?.fix)
+        #expect(fix.hasPrefix("Build AccountService in the children of the template declared at \(#fileID):\(line)"), "\(fix)")
+    }
+
     @Test("a value a template provides, requested from its parent, names the template")
     func providedValueRequestedFromParent() throws {
         let app = try Injector(modules: [])

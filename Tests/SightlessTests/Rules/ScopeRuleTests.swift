@@ -10,6 +10,45 @@ private final class ScopedTitle: Injectable {
     static let initializer = Initializer(ScopedTitle.init(title:), .dynamic)
 }
 
+/// A request's resource that holds something to release.
+private final class RequestLease: Injectable, Closable {
+    static let initializer = Initializer(RequestLease.init)
+    func close() {}
+}
+
+/// A resource that closes with `await`.
+private final class RequestFeed: Injectable, AsyncClosable {
+    static let initializer = Initializer(RequestFeed.init)
+    func close() async {}
+}
+
+/// A resource made with an argument: the caller's, to close.
+private final class NamedLease: Injectable, Closable {
+    init(name: String) {}
+    static let initializer = Initializer(NamedLease.init(name:), .dynamic)
+    func close() {}
+}
+
+private final class LeaseHandler: Injectable {
+    init(lease: RequestLease) {}
+    static let initializer = Initializer(LeaseHandler.init(lease:))
+}
+
+private final class UserLeaseHandler: Injectable {
+    init(user: String, lease: RequestLease) {}
+    static let initializer = Initializer(UserLeaseHandler.init(user:lease:))
+}
+
+private final class FeedHandler: Injectable {
+    init(feed: RequestFeed) {}
+    static let initializer = Initializer(FeedHandler.init(feed:))
+}
+
+private final class LeaseMaker: Injectable {
+    init(leases: Factory<RequestLease>, named: Factory<NamedLease, String>) {}
+    static let initializer = Initializer(LeaseMaker.init(leases:named:))
+}
+
 @Suite("Rule: scope")
 struct ScopeRuleTests {
     @Test("a singleton with dynamic arguments is reported with its scope and slots")
@@ -62,5 +101,65 @@ struct ScopeRuleTests {
         #expect(ScopeRule().check(ruleGraph { binder in
             binder.bind(ClosedConnection.self).in(.eagerSingleton).onShutdown { _ async in }
         }).isEmpty)
+    }
+
+    @Test("an unscoped Closable type the injector builds into another value is reported as closableNotKept: nothing would close it")
+    func unscopedClosableReported() {
+        let problems = ScopeRule().check(ruleGraph { $0.bind(LeaseHandler.self) })
+        guard case .closableNotKept(let key, let scope)? = problems.first?.detail else {
+            Issue.record("expected closableNotKept, got \(problems)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(key == Key<RequestLease>().erased)
+        #expect(scope == "unscoped")
+        #expect(problems.first?.kind == .scopeConflict)
+    }
+
+    @Test("an AsyncClosable type kept per request and built into another value is reported as closableNotKept")
+    func perRequestAsyncClosableReported() {
+        let problems = ScopeRule().check(ruleGraph { binder in
+            binder.bind(RequestFeed.self).in(.perRequest)
+            binder.bind(FeedHandler.self)
+        })
+        guard case .closableNotKept(_, let scope)? = problems.first?.detail else {
+            Issue.record("expected closableNotKept, got \(problems)")
+            return
+        }
+        #expect(scope == "per request")
+    }
+
+    @Test("a Closable type a template's child leaves unbound, built just in time and unscoped, is refused when the template is declared")
+    func templateUnboundClosableRefused() throws {
+        let app = try Injector(modules: [])
+        let error = try #require(#expect(throws: InjectionError.self) {
+            _ = try app.childTemplate(providing: String.self) { $0.bind(UserLeaseHandler.self) }
+        })
+        let problem = try #require(error.problems.first)
+        #expect(problem.message == "RequestLease has a close() to run (it is Closable or AsyncClosable), but it is an unscoped value, which the injector does not keep until shutdown: nothing would close it.")
+        #expect(problem.fix.hasPrefix("Keep it until shutdown, which closes it: .in(.singleton) on its binding"), "\(problem.fix)")
+    }
+
+    @Test("a Closable singleton built into another value is no problem")
+    func keptClosableAccepted() {
+        #expect(ScopeRule().check(ruleGraph { binder in
+            binder.bind(RequestLease.self).in(.singleton)
+            binder.bind(LeaseHandler.self)
+        }).isEmpty)
+    }
+
+    @Test("an injector whose module binds a type that needs an unscoped Closable type is refused")
+    func rootRefused() throws {
+        let error = #expect(throws: InjectionError.self) { _ = try Injector(modules: [Bindings { $0.bind(LeaseHandler.self) }]) }
+        guard case .closableNotKept? = error?.problems.first?.detail else {
+            Issue.record("expected closableNotKept, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("an unscoped Closable type requested, or made through a Factory, is the caller's: no problem")
+    func callersClosableAccepted() {
+        #expect(ScopeRule().check(ruleGraph { $0.bind(RequestLease.self) }).isEmpty)
+        #expect(ScopeRule().check(ruleGraph { $0.bind(LeaseMaker.self) }).isEmpty)
     }
 }

@@ -20,7 +20,7 @@ struct TypeMismatchRuleTests {
         }
         #expect(key == Key<MismatchVehicle>().erased)
         #expect(target == Key<MismatchRock>().erased)
-        #expect(actual == "MismatchRock")
+        #expect(actual == Key<MismatchRock>().erased)
         #expect(problems.first?.message.contains("MismatchRock is not a MismatchVehicle") == true)
     }
 

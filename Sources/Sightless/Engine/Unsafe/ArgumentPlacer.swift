@@ -31,7 +31,7 @@
         if unsafe !slot.storage.store(argument, pointer) {
             throw InjectionError(
                 .argumentType(key: key, position: placed + 1, slot: slot.described,
-                              passed: AnyKey.name(of: Argument.self), slots: signature.described),
+                              passed: AnyKey(type: Argument.self, name: nil), slots: signature.described),
                 path: [key], location: slot.location)
         }
         placed += 1

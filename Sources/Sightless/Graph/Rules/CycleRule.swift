@@ -3,9 +3,12 @@
 /// cycle reported already goes through it; each distinct cycle once, however many of its keys
 /// reach it. So every key that needs itself is on a reported cycle, two cycles that share a key
 /// are two problems, and a set of keys with a great many cycles gives at most one per key
-/// rather than all of them. A cycle starts at a key an override module binds, when it goes
-/// through one (the override is what made it), and otherwise at the first key the graph reached.
-/// Iterative throughout, so a graph of any depth is checked without exhausting the stack.
+/// rather than all of them. Cycles that go through one dependency (an edge `X → A`) are one
+/// problem, that dependency with the cycles it closes, since removing it breaks them all: one
+/// wrong edge is reported once, not once per cycle it closes. A cycle of its own starts at a key
+/// an override module binds, when it goes through one (the override is what made it), and
+/// otherwise at the first key the graph reached. Iterative throughout, so a graph of any depth
+/// is checked without exhausting the stack.
 struct CycleRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph
@@ -14,10 +17,17 @@ struct CycleRule: GraphRule {
         guard !components.isEmpty else { return [] }
         let overridden = Set(input.recorded.recipes(overrides: true).map(\.key))
         var problems: [InjectionError.Problem] = []
+        // A type built just in time is declared where its initializer is.
+        func location(of node: Int) -> SourceLocation? {
+            let recipe = graph.nodes[node].recipe
+            return recipe?.location ?? recipe?.buildLocation
+        }
+        func keys(_ cycle: [Int]) -> [AnyKey] { (cycle + [cycle[0]]).map { graph.nodes[$0].key } }
         for component in components {
             let members = Set(component)
             var covered: Set<Int> = []
             var reported: Set<[Int]> = []
+            var cycles: [[Int]] = []
             for start in component.sorted() where !covered.contains(start) {
                 guard let cycle = Self.shortestCycle(from: start, within: members, successors: successors) else { continue }
                 covered.formUnion(cycle)
@@ -25,15 +35,61 @@ struct CycleRule: GraphRule {
                 guard let first = cycle.indices.min(by: { cycle[$0] < cycle[$1] }),
                       reported.insert(Array(cycle[first...] + cycle[..<first])).inserted else { continue }
                 let head = cycle.indices.first { overridden.contains(graph.nodes[cycle[$0]].key) } ?? first
-                let ordered = Array(cycle[head...] + cycle[..<head])
-                let path = (ordered + [ordered[0]]).map { graph.nodes[$0].key }
-                // A type built just in time is declared where its initializer is.
-                let recipe = graph.nodes[ordered[0]].recipe
-                problems.append(InjectionError.Problem(.cycle(path), path: path,
-                                                       location: recipe?.location ?? recipe?.buildLocation))
+                cycles.append(Array(cycle[head...] + cycle[..<head]))
+            }
+            for group in Self.groupedByDependency(cycles) {
+                if let edge = group.edge {
+                    // Each cycle written from the dependency's consumer, through the dependency.
+                    let written = group.cycles.map { cycle in
+                        let start = cycle.indices.first { cycle[$0] == edge.from && cycle[(($0 + 1) % cycle.count)] == edge.to } ?? 0
+                        return keys(Array(cycle[start...] + cycle[..<start]))
+                    }
+                    let detail = InjectionError.Problem.Detail.cyclesThrough(
+                        consumer: graph.nodes[edge.from].key, dependency: graph.nodes[edge.to].key, cycles: written)
+                    problems.append(InjectionError.Problem(detail, path: written[0], location: location(of: edge.from)))
+                } else if let cycle = group.cycles.first {
+                    let path = keys(cycle)
+                    problems.append(InjectionError.Problem(.cycle(path), path: path, location: location(of: cycle[0])))
+                }
             }
         }
         return problems
+    }
+
+    /// A dependency, from the node that needs it to the node it needs.
+    struct Edge: Hashable {
+        let from: Int
+        let to: Int
+    }
+
+    /// The cycles of one component in groups: the cycles that go through the dependency most of
+    /// them share, with that dependency, as long as two or more share one; then each other
+    /// cycle alone. Groups come in the order of their first cycle's discovery.
+    static func groupedByDependency(_ cycles: [[Int]]) -> [(edge: Edge?, cycles: [[Int]])] {
+        func edges(_ cycle: [Int]) -> Set<Edge> {
+            Set(cycle.indices.map { Edge(from: cycle[$0], to: cycle[($0 + 1) % cycle.count]) })
+        }
+        var remaining = cycles.indices.map { (index: $0, edges: edges(cycles[$0])) }
+        var groups: [(first: Int, edge: Edge?, cycles: [[Int]])] = []
+        while remaining.count > 1 {
+            var counts: [Edge: Int] = [:]
+            var best: (edge: Edge, count: Int)?
+            for cycle in remaining {
+                // Edges counted in the order of the cycle, so that a tie goes to the first.
+                for position in cycles[cycle.index].indices {
+                    let nodes = cycles[cycle.index]
+                    let edge = Edge(from: nodes[position], to: nodes[(position + 1) % nodes.count])
+                    counts[edge, default: 0] += 1
+                    if let count = counts[edge], count > (best?.count ?? 1) { best = (edge, count) }
+                }
+            }
+            guard let shared = best else { break }
+            let members = remaining.filter { $0.edges.contains(shared.edge) }
+            groups.append((members[0].index, shared.edge, members.map { cycles[$0.index] }))
+            remaining.removeAll { $0.edges.contains(shared.edge) }
+        }
+        groups += remaining.map { ($0.index, nil, [cycles[$0.index]]) }
+        return groups.sorted { $0.first < $1.first }.map { ($0.edge, $0.cycles) }
     }
 
     /// The strongly connected components that hold a cycle (two or more nodes, or one node

@@ -31,7 +31,7 @@ struct DynamicDependencyRule: GraphRule {
                     guard passed.map(ObjectIdentifier.init) != expected else { continue }
                     problems.append(InjectionError.Problem(
                         .factoryArguments(factory: dependency.key, consumer: consumer, target: targetKey,
-                                          passed: passed.map(AnyKey.name(of:)), slots: slots),
+                                          passed: passed.map { AnyKey(type: $0, name: nil) }, slots: slots),
                         path: path(), location: dependency.declaredAt))
                     continue
                 }

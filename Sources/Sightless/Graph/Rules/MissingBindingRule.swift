@@ -17,10 +17,12 @@ struct MissingBindingRule: GraphRule {
                 let missing = dependency.deferredKey ?? dependency.key
                 let found = paths ?? graph.shortestPaths()
                 paths = found
+                // A consumer kept for the whole family cannot have a value each child has.
+                let kept = node.recipe.flatMap { $0.scope.strategy.lifetime == .injector ? $0.scope.name : nil }
                 problems.append(Self.problem(
                     for: missing, neededBy: .init(key: node.key, role: dependency.role),
                     path: found.path(to: index) + [missing], location: dependency.declaredAt,
-                    bindings: bindings, templates: input.templates))
+                    bindings: bindings, templates: input.templates, keptConsumerScope: kept))
             }
         }
         return problems
@@ -29,7 +31,7 @@ struct MissingBindingRule: GraphRule {
     /// The problem for a key nothing provides, with the bindings it may have been meant to be.
     static func problem(
         for key: AnyKey, neededBy consumer: InjectionError.Problem.Consumer?, path: [AnyKey], location: SourceLocation?,
-        bindings: [AnyKey: Recipe], templates: [DeclaredTemplates] = []
+        bindings: [AnyKey: Recipe], templates: [DeclaredTemplates] = [], keptConsumerScope: String? = nil
     ) -> InjectionError.Problem {
         switch DeclaredTemplates.relation(to: key, in: templates) {
         case .provides(let template)?:
@@ -45,7 +47,7 @@ struct MissingBindingRule: GraphRule {
             && !(key.type is any OptionalDependency.Type) && !(key.type is any DeferredDependency.Type)
         return InjectionError.Problem(
             .missingBinding(key: key, consumer: consumer, nearMisses: nearMisses, canConform: canConform),
-            path: path, location: location)
+            path: path, location: location, keptConsumerScope: keptConsumerScope)
     }
 
     /// The keys among `bound` of the same type as `key` under another name: what a misspelled

@@ -1,13 +1,22 @@
 /// Reports scopes that cannot hold their binding: a scope that shares values (a singleton, say)
 /// whose initializer takes dynamic arguments would keep the values of whichever request came
 /// first; a binding that closes its value at shutdown (`onShutdown`) in a scope that keeps no
-/// value until then would never close anything.
+/// value until then would never close anything; and so would a ``Closable`` (or
+/// ``AsyncClosable``) type the injector builds in such a scope and injects at once into another
+/// value it builds: nothing closes it then. A value requested (`getInstance`) or made through a
+/// `Lazy` or `Factory` is the caller's to close.
 struct ScopeRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
-            guard let recipe = graph.nodes[index].recipe else { continue }
+            guard let recipe = graph.nodes[index].recipe else {
+                if let scope = Self.unkeptClosableScope(ofParentNode: index, in: input), Self.isInjectedAtOnce(index, in: graph) {
+                    problems.append(InjectionError.Problem(
+                        .closableNotKept(key: graph.nodes[index].key, scope: scope), path: graph.path(to: index)))
+                }
+                continue
+            }
             if recipe.scope.strategy.sharesValues, graph.hasDynamicDependencies(index) {
                 let dynamic = graph.dynamicDependencies(of: index)
                 problems.append(InjectionError.Problem(
@@ -19,8 +28,46 @@ struct ScopeRule: GraphRule {
                 problems.append(InjectionError.Problem(
                     .closerNotKept(key: graph.nodes[index].key, scope: recipe.scope.name),
                     path: graph.path(to: index), location: recipe.location))
+            } else if Self.buildsUnkeptClosable(recipe), Self.isInjectedAtOnce(index, in: graph) {
+                problems.append(InjectionError.Problem(
+                    .closableNotKept(key: graph.nodes[index].key, scope: recipe.scope.name),
+                    path: graph.path(to: index), location: recipe.location ?? recipe.buildLocation))
             }
         }
         return problems
+    }
+
+    /// For a node a parent compiled, which a child's graph holds without its recipe: the name of
+    /// its scope when it builds a ``Closable`` or ``AsyncClosable`` value that scope does not
+    /// keep until shutdown; `nil` otherwise. A key the parent binds is read from the parent's
+    /// binding; any other is a just-in-time type the parent compiled for the family, built
+    /// from its type in the scope it declares.
+    static func unkeptClosableScope(ofParentNode node: Int, in input: RuleInput) -> String? {
+        let vertex = input.graph.nodes[node]
+        guard vertex.fromParent, vertex.linkedDynamicDependencies.isEmpty else { return nil }
+        if let recipe = input.parent?.recipe(for: vertex.key) {
+            return buildsUnkeptClosable(recipe) ? recipe.scope.name : nil
+        }
+        let type = vertex.key.type
+        guard vertex.key.name == nil, type is any Closable.Type || type is any AsyncClosable.Type,
+              let declared = (type as? any Injectable.Type)?.scope, declared.strategy.lifetime < .injector else { return nil }
+        return declared.name
+    }
+
+    /// Whether a value the injector builds takes `node`'s value at once: an edge to it that is
+    /// not a `Lazy` or `Factory`.
+    static func isInjectedAtOnce(_ node: Int, in graph: BindingGraph) -> Bool {
+        graph.nodes.contains { vertex in vertex.edges.contains { $0.target == node && !$0.isDeferred } }
+    }
+
+    /// Whether the recipe builds, from a type or an initializer, a ``Closable`` or
+    /// ``AsyncClosable`` value that its scope does not keep until shutdown.
+    static func buildsUnkeptClosable(_ recipe: Recipe) -> Bool {
+        switch recipe.source {
+        case .type, .initializer: break
+        default: return false
+        }
+        guard recipe.scope.strategy.lifetime < .injector, let type = recipe.concreteType else { return false }
+        return type is any Closable.Type || type is any AsyncClosable.Type
     }
 }

@@ -11,7 +11,7 @@ struct TypeMismatchRule: GraphRule {
                   let concrete = concreteType(reachedFrom: index, in: graph),
                   !recipe.accepts(concrete) else { return nil }
             return InjectionError.Problem(
-                .aliasTarget(key: graph.nodes[index].key, target: targetKey, actual: AnyKey.name(of: concrete)),
+                .aliasTarget(key: graph.nodes[index].key, target: targetKey, actual: AnyKey(type: concrete, name: nil)),
                 path: graph.path(to: index), location: recipe.location)
         }
     }
