@@ -66,6 +66,9 @@ public struct InjectionError: Error, CustomStringConvertible {
         case injectorShutDown = "injector shut down"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
+        /// An ``InjectorSession`` was used while it had no session: before its first
+        /// `replace(_:)` (log-in), or after `end()` (log-out).
+        case noSession = "no session"
         /// A synchronous request reached a value that is built with `await` (an `async`
         /// initializer, closure or provider, or something that needs one); request it with
         /// `try await`.
@@ -114,6 +117,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .injectorReleased: "injectorReleased"
             case .injectorShutDown: "injectorShutDown"
             case .closeFailed: "closeFailed"
+            case .noSession: "noSession"
             case .needsAwait: "needsAwait"
             case .offActor: "offActor"
             case .unusedDeclaration: "unusedDeclaration"

@@ -26,7 +26,9 @@ extension ChildTemplate {
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
     ///   values fail to close, or the error `body` threw.
     public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) throws -> Result {
-        try Injector.closing(try child(repeat each values), after: body)
+        let counted = try parent.enterBody(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
+        defer { parent.leaveBody(counted) }
+        return try Injector.closing(try child(repeat each values), after: body)
     }
 
     /// Makes a child with `values`, awaits `body` with it, and shuts the child down, awaiting
@@ -57,6 +59,8 @@ extension ChildTemplate {
     public func withChild<Result>(
         _ values: repeat each Value, body: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
+        let counted = try parent.enterBody(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
+        defer { parent.leaveBody(counted) }
         let child = try child(repeat each values)
         return try await Injector.closing(child, after: body)
     }
@@ -82,7 +86,9 @@ extension Injector {
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
     ) throws -> Result {
-        try Injector.closing(try child(modules: modules, overrides: overrides), after: body)
+        let counted = try enterBody(AnyKey(type: Injector.self, name: nil))
+        defer { leaveBody(counted) }
+        return try Injector.closing(try child(modules: modules, overrides: overrides), after: body)
     }
 
     /// Makes a child with the bindings of `modules` and `overrides`, awaits `body` with it, and
@@ -105,6 +111,8 @@ extension Injector {
         modules: [any Module] = [], overrides: [any Module] = [],
         _ body: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
+        let counted = try enterBody(AnyKey(type: Injector.self, name: nil))
+        defer { leaveBody(counted) }
         let child = try child(modules: modules, overrides: overrides)
         return try await Injector.closing(child, after: body)
     }
