@@ -309,7 +309,7 @@ struct InjectorSessionTests {
         try await session.end()
         #expect(!session.isActive)
         #expect(log.all == ["keychain ada"])
-        await #expect(throws: InjectionError.self) { try await session.withCurrent { _ in } }
+        #expect(throws: InjectionError.self) { try session.withCurrent { _ in } }
         try await session.end()   // no session: nothing to do
     }
 
@@ -354,6 +354,22 @@ struct InjectorSessionTests {
         #expect(request?.kind == .injectorShutDown)
         try await session.end()
         #expect(log.all == ["keychain ada"])
+    }
+
+    @Test("an ended session's child is released, and so is the child of a dropped InjectorSession")
+    func childrenReleased() throws {
+        weak var ended: Injector?
+        weak var dropped: Injector?
+        let (_, session) = try sessions(SessionLog())
+        try session.replace(Account(name: "ada"))
+        try session.withCurrent { child in ended = child }
+        try session.end()
+        #expect(ended == nil)
+        var other: InjectorSession<Account>? = InjectorSession(session.template)
+        try other?.replace(Account(name: "bob"))
+        try other?.withCurrent { child in dropped = child }
+        other = nil
+        #expect(dropped == nil)
     }
 
     // MARK: Over time and in races

@@ -23,8 +23,13 @@ extension ChildTemplate {
     /// ``InjectionError/Kind/injectorShutDown``. A value the body got from it stays with whoever
     /// holds it, closed if it was one of the child's kept values.
     ///
+    /// A draining shutdown of the template's parent, or of one of its parents
+    /// (``Injector/awaitShutDown(draining:)``), waits for the body to return before it closes
+    /// their values, and refuses a `withChild` that starts while it waits.
+    ///
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
-    ///   values fail to close, or the error `body` threw.
+    ///   values fail to close, ``InjectionError/Kind/injectorShutDown`` when a draining shutdown
+    ///   refuses it, or the error `body` threw.
     public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) throws -> Result {
         let counted = try parent.enterBody(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         defer { parent.leaveBody(counted) }
@@ -53,8 +58,13 @@ extension ChildTemplate {
     /// kept beyond it, it is an injector shut down, whose requests throw
     /// ``InjectionError/Kind/injectorShutDown``.
     ///
+    /// A draining shutdown of the template's parent, or of one of its parents
+    /// (``Injector/awaitShutDown(draining:)``), waits for the body to return before it closes
+    /// their values, and refuses a `withChild` that starts while it waits.
+    ///
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
-    ///   values fail to close, or the error `body` threw.
+    ///   values fail to close, ``InjectionError/Kind/injectorShutDown`` when a draining shutdown
+    ///   refuses it, or the error `body` threw.
     nonisolated(nonsending)
     public func withChild<Result>(
         _ values: repeat each Value, body: nonisolated(nonsending) (Injector) async throws -> Result
@@ -82,7 +92,8 @@ extension Injector {
     /// child kept beyond `body` is shut down.
     ///
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
-    ///   its values' failures to close; or the error `body` threw.
+    ///   its values' failures to close, ``InjectionError/Kind/injectorShutDown`` when a draining
+    ///   shutdown (``awaitShutDown(draining:)``) refuses it; or the error `body` threw.
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
     ) throws -> Result {
@@ -105,7 +116,8 @@ extension Injector {
     /// ``ChildTemplate``'s `async` `withChild(_:body:)` does.
     ///
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
-    ///   its values' failures to close; or the error `body` threw.
+    ///   its values' failures to close, ``InjectionError/Kind/injectorShutDown`` when a draining
+    ///   shutdown (``awaitShutDown(draining:)``) refuses it; or the error `body` threw.
     nonisolated(nonsending)
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [],
