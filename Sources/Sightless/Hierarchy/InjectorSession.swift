@@ -32,7 +32,11 @@
 /// ``InjectionError/Kind/injectorShutDown``, and so does a later `replace(_:)`. Dropping the
 /// session releases its child without closing it: end it first.
 public final class InjectorSession<each Value: Sendable>: Sendable {
-    /// What every session is made from.
+    /// The template every session is made from.
+    ///
+    /// ```swift
+    /// print(session.template.exportGraph(as: .text))   // what a session binds
+    /// ```
     public let template: ChildTemplate<repeat each Value>
     private let state = Locked(SessionState())
 

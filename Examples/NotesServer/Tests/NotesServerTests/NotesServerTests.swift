@@ -165,7 +165,8 @@ struct NotesServerTests {
         let server = try await NotesServer(storePath: "/nonexistent/notes.json") {
             $0.bind((any NotesStore).self).to { _ in store }.in(.singleton)   // closed by the injector
         }
-        try await server.application().test(.live) { client in
+        // In-process, so that the refused request need not wait behind the held one on one connection.
+        try await server.application().test(.router) { client in
             async let posted = client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
                                               body: ByteBuffer(string: "in flight")) { response in response.status }
             await store.adding.wait()
