@@ -196,13 +196,13 @@ struct DrainTests {
         try await sibling.value
     }
 
-    @Test("a drain with no body in flight shuts down at once")
+    // A drain that waited would wait for an hour: the time limit ends it (stalls of the whole
+    // process's cooperative threads, which other suites cause, are no reason to fail).
+    @Test("a drain with no body in flight shuts down at once", .timeLimit(.minutes(10)))
     func nothingInFlight() async throws {
         let (root, _) = try server()
         let client = try await root.instance(Client.self)
-        let start = ContinuousClock.now
-        #expect(try await root.awaitShutDown(draining: .seconds(60)) == 0)
-        #expect(ContinuousClock.now - start < .seconds(30))
+        #expect(try await root.awaitShutDown(draining: .seconds(3_600)) == 0)
         #expect(client.isClosed)
     }
 
