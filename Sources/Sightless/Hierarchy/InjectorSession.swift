@@ -26,7 +26,7 @@
 /// `async` `replace(_:)` waits for those bodies, then awaits the close; the synchronous one
 /// leaves the close to the last body.
 ///
-/// With no session (before the first `replace(_:)`, after ``end()``), `withCurrent` throws
+/// With no session (before the first `replace(_:)`, after `end()`), `withCurrent` throws
 /// ``InjectionError/Kind/noSession``. A shutdown of the template's parent closes the current
 /// session's values with the parent's, as it closes any child's; its requests then throw
 /// ``InjectionError/Kind/injectorShutDown``, and so does a later `replace(_:)`. Dropping the
@@ -51,7 +51,7 @@ public final class InjectorSession<each Value: Sendable>: Sendable {
         self.template = template
     }
 
-    /// Whether there is a session: `false` before the first `replace(_:)` and after ``end()``.
+    /// Whether there is a session: `false` before the first `replace(_:)` and after `end()`.
     ///
     /// ```swift
     /// if !session.isActive { showLogIn() }
