@@ -72,6 +72,9 @@ public struct InjectionError: Error, CustomStringConvertible {
         case processInjectorChosen = "process injector chosen"
         /// A value's ``Closable/close()`` threw when its injector shut down.
         case closeFailed = "close failed"
+        /// An ``InjectorSession`` was used while it had no session: before its first
+        /// `replace(_:)` (log-in), or after `end()` (log-out).
+        case noSession = "no session"
         /// A synchronous request reached a value that is built with `await` (an `async`
         /// initializer, closure or provider, or something that needs one); request it with
         /// `try await`.
@@ -122,6 +125,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .noInjector: "noInjector"
             case .processInjectorChosen: "processInjectorChosen"
             case .closeFailed: "closeFailed"
+            case .noSession: "noSession"
             case .needsAwait: "needsAwait"
             case .offActor: "offActor"
             case .unusedDeclaration: "unusedDeclaration"

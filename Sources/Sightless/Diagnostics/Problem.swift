@@ -271,9 +271,16 @@ extension InjectionError.Problem {
         /// An injector was chosen for the process again; `earlier` is where the first was
         /// chosen.
         case processInjectorChosen(earlier: SourceLocation)
+        /// `key`, a child, was asked for by a `withChild` while a draining shutdown
+        /// (``Injector/awaitShutDown(draining:)``) of its parent, or of one of its parent's
+        /// parents, waited for the bodies in flight to end.
+        case shuttingDown(key: AnyKey)
         /// Closing `key`'s value at shutdown threw `error` (the error itself is
         /// ``InjectionError/Problem/underlying``).
         case closeFailed(key: AnyKey, error: String)
+        /// `session` (an ``InjectorSession``, written with its values' types) was used while it
+        /// had no session: before its first `replace(_:)`, or after `end()`.
+        case noSession(session: AnyKey)
         /// `key` was requested synchronously (or must be built when the injector is built
         /// synchronously), but building it awaits `awaited`'s `async` initializer, closure or
         /// provider.
@@ -380,10 +387,11 @@ extension InjectionError.Problem.Detail {
         case .initializerFailed: .initializerFailed
         case .tooDeep: .tooDeep
         case .injectorReleased: .injectorReleased
-        case .injectorShutDown: .injectorShutDown
+        case .injectorShutDown, .shuttingDown: .injectorShutDown
         case .noInjector: .noInjector
         case .processInjectorChosen: .processInjectorChosen
         case .closeFailed: .closeFailed
+        case .noSession: .noSession
         case .needsAwait, .keptNotBuilt: .needsAwait
         case .offActor, .descriptorsOffActor: .offActor
         case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
@@ -407,7 +415,7 @@ extension InjectionError.Problem.Detail {
              .argumentCount(let key, _, _), .argumentType(let key, _, _, _, _), .aliasTarget(let key, _, _),
              .inheritedInitializer(let key, _, _), .initializerOfOtherType(let key, _), .subclassProperty(let key, _),
              .propertiesOfOtherType(let key, _), .initializerFailed(let key, _), .injectorReleased(let key, _),
-             .injectorShutDown(let key), .noInjector(let key), .closeFailed(let key, _), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
+             .injectorShutDown(let key), .shuttingDown(let key), .noInjector(let key), .closeFailed(let key, _), .noSession(let key), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
              .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .closableNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
              .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),

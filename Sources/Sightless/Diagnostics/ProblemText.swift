@@ -205,8 +205,12 @@ enum ProblemText {
             return "\(key), read where it stands, was resolved where no injector is current: outside any build, withChild, withOverrides or withCurrent body, and no injector was chosen for the process."
         case .processInjectorChosen(let earlier):
             return "An injector was chosen for the process at \(earlier) already."
+        case .shuttingDown(let key):
+            return "withChild asked for a child (\(key)) of an injector that is shutting down: awaitShutDown(draining:) lets the bodies in flight end, and takes no new one."
         case .closeFailed(let key, let error):
             return "Closing \(key) threw: \(error)"
+        case .noSession(let session):
+            return "\(session) has no session: none was started with replace(…), or end() ended it."
         case .needsAwait(let key, let awaited):
             return awaited == key
                 ? "\(key) is built with await (its initializer, closure or provider is async), but was requested synchronously."
@@ -345,6 +349,10 @@ enum ProblemText {
             return "Choose the process's injector once, at launch; for a scope of its own (a test, a request), use injector.withCurrent { … } or withOverrides instead."
         case .injectorShutDown:
             return "Request values before shutDown() of this injector and of its parents; for work after it, build a new injector."
+        case .shuttingDown:
+            return "Stop taking work before awaitShutDown(draining:) (a server stops accepting connections first), and answer this one as refused (HTTP 503, say); for work after it, build a new injector."
+        case .noSession:
+            return "Start a session with session.replace(…) (at log-in) before withCurrent; after end(), send the user to log in again, or catch this error where the session is used."
         case .closeFailed(let key, _):
             return "Handle the condition that makes closing \(key) throw; the other values were closed all the same."
         case .needsAwait(let key, _):

@@ -19,6 +19,8 @@ final class BuildCoordinator: Sendable {
     /// How many injectors of the family that made a child or a template have been shut down:
     /// while none has, a request of a child need not ask its parents whether one was.
     @usableFromInline let parentShutdowns = Atomic<Int>(0)
+    /// The family's draining shutdowns, and the tasks waiting for its `withChild` bodies.
+    let drain = Drain()
     /// The bookkeeping of who waits for whom, and the lock of the storages' build state.
     private let monitor = Monitor(Waits())
 

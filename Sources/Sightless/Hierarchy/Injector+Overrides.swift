@@ -23,6 +23,7 @@ extension Injector {
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph (an override
     ///   that replaces nothing among them), the reads that fell back to their default, or the
     ///   child's failures to close; or the error `operation` threw.
+    @available(*, noasync, message: "in async code, the async withOverrides closes AsyncClosable values and awaiting closers: write try await")
     public func withOverrides<Result>(
         _ overrides: (Binder) -> Void, operation: (Injector) throws -> Result
     ) throws -> Result {
@@ -55,5 +56,21 @@ extension Injector {
         let result = try await Injector.closing(child, reporting: reported, after: operation)
         if let error = reported.thrown { throw error }
         return result
+    }
+
+    /// Awaits a synchronous `operation` with a child of this injector patched by `overrides`,
+    /// and shuts the child down awaiting what closes with `await`: what `async` code gets when
+    /// its operation does not await.
+    ///
+    /// ```swift
+    /// let stamp = try await injector.withOverrides({ $0.bind(Clock.self).to(instance: FixedClock()) }) { child in
+    ///     try child.getInstance(Stamper.self).stamp()
+    /// }
+    /// ```
+    nonisolated(nonsending)
+    public func withOverrides<Result>(
+        _ overrides: (Binder) -> Void, operation: (Injector) throws -> Result
+    ) async throws -> Result {
+        try await withOverrides(overrides) { child async throws in try operation(child) }
     }
 }

@@ -26,14 +26,21 @@ extension ChildTemplate {
     /// ``InjectionError/Kind/injectorShutDown``. A value the body got from it stays with whoever
     /// holds it, closed if it was one of the child's kept values.
     ///
+    /// A draining shutdown of the template's parent, or of one of its parents
+    /// (``Injector/awaitShutDown(draining:)``), waits for the body to return before it closes
+    /// their values, and refuses a `withChild` that starts while it waits.
+    ///
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
-    ///   values fail to close, or the error `body` threw.
+    ///   values fail to close, ``InjectionError/Kind/injectorShutDown`` when a draining shutdown
+    ///   refuses it, or the error `body` threw.
     ///
     /// Unavailable from `async` code, where `try await template.withChild(values) { child in … }`
     /// picks the `async` form even for a synchronous body, and closes everything.
     @available(*, noasync, message: "in async code, the async withChild closes AsyncClosable values and awaiting closers: write try await")
     public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) throws -> Result {
-        try Injector.closing(try child(repeat each values), after: body)
+        let counted = try parent.enterBody(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
+        defer { parent.leaveBody(counted) }
+        return try Injector.closing(try child(repeat each values), after: body)
     }
 
     /// Makes a child with `values`, awaits `body` with it, and shuts the child down, awaiting
@@ -59,12 +66,19 @@ extension ChildTemplate {
     /// kept beyond it, it is an injector shut down, whose requests throw
     /// ``InjectionError/Kind/injectorShutDown``.
     ///
+    /// A draining shutdown of the template's parent, or of one of its parents
+    /// (``Injector/awaitShutDown(draining:)``), waits for the body to return before it closes
+    /// their values, and refuses a `withChild` that starts while it waits.
+    ///
     /// - Throws: an ``InjectionError`` when the child cannot be made (see ``child(_:)``) or its
-    ///   values fail to close, or the error `body` threw.
+    ///   values fail to close, ``InjectionError/Kind/injectorShutDown`` when a draining shutdown
+    ///   refuses it, or the error `body` threw.
     nonisolated(nonsending)
     public func withChild<Result>(
         _ values: repeat each Value, body: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
+        let counted = try parent.enterBody(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
+        defer { parent.leaveBody(counted) }
         let child = try child(repeat each values)
         return try await Injector.closing(child, after: body)
     }
@@ -83,6 +97,9 @@ extension ChildTemplate {
     /// form in `async` code, where that form is unavailable.
     nonisolated(nonsending)
     public func withChild<Result>(_ values: repeat each Value, body: (Injector) throws -> Result) async throws -> Result {
+        // Counted by a draining shutdown as the async form's body is.
+        let counted = try parent.enterBody(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
+        defer { parent.leaveBody(counted) }
         let child = try child(repeat each values)
         return try await Injector.closing(child) { child async throws in try body(child) }
     }
@@ -104,7 +121,8 @@ extension Injector {
     /// child kept beyond `body` is shut down.
     ///
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
-    ///   its values' failures to close; or the error `body` threw.
+    ///   its values' failures to close, ``InjectionError/Kind/injectorShutDown`` when a draining
+    ///   shutdown (``awaitShutDown(draining:)``) refuses it; or the error `body` threw.
     ///
     /// Unavailable from `async` code, where `try await injector.withChild(modules: …) { child in … }`
     /// picks the `async` form even for a synchronous body, and closes everything.
@@ -112,7 +130,9 @@ extension Injector {
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
     ) throws -> Result {
-        try Injector.closing(try child(modules: modules, overrides: overrides), after: body)
+        let counted = try enterBody(AnyKey(type: Injector.self, name: nil))
+        defer { leaveBody(counted) }
+        return try Injector.closing(try child(modules: modules, overrides: overrides), after: body)
     }
 
     /// Makes a child with the bindings of `modules` and `overrides`, awaits `body` with it, and
@@ -129,12 +149,15 @@ extension Injector {
     /// ``ChildTemplate``'s `async` `withChild(_:body:)` does.
     ///
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph, or reporting
-    ///   its values' failures to close; or the error `body` threw.
+    ///   its values' failures to close, ``InjectionError/Kind/injectorShutDown`` when a draining
+    ///   shutdown (``awaitShutDown(draining:)``) refuses it; or the error `body` threw.
     nonisolated(nonsending)
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [],
         _ body: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
+        let counted = try enterBody(AnyKey(type: Injector.self, name: nil))
+        defer { leaveBody(counted) }
         let child = try child(modules: modules, overrides: overrides)
         return try await Injector.closing(child, after: body)
     }
@@ -155,6 +178,9 @@ extension Injector {
     public func withChild<Result>(
         modules: [any Module] = [], overrides: [any Module] = [], _ body: (Injector) throws -> Result
     ) async throws -> Result {
+        // Counted by a draining shutdown as the async form's body is.
+        let counted = try enterBody(AnyKey(type: Injector.self, name: nil))
+        defer { leaveBody(counted) }
         let child = try child(modules: modules, overrides: overrides)
         return try await Injector.closing(child) { child async throws in try body(child) }
     }

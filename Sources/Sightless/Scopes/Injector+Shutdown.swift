@@ -22,7 +22,8 @@ extension Injector {
     /// request that was building a kept value when its injector was shut down, and the value it
     /// built is closed. A value handed out before the shutdown stays with whoever holds it:
     /// stop using the injector's values (a server stops taking requests and lets those in
-    /// flight end) before shutting it down.
+    /// flight end) before shutting it down, or let ``awaitShutDown(draining:)`` wait for the
+    /// `withChild` bodies in flight.
     public func shutDown() throws(InjectionError) {
         guard let values = beginShutdown() else { return }
         var problems: [InjectionError.Problem] = []

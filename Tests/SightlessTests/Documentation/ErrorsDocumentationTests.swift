@@ -62,6 +62,8 @@ private enum Examples {
 
     final class Link: Sendable {}
 
+    struct Account: Sendable {}
+
     final class Menu: Injectable {
         init(detail: Factory<Detail, Int>) {}
         static let initializer = Initializer(Menu.init(detail:), fileID: "App/Menu.swift", line: 5)
@@ -168,6 +170,10 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         let injector = try Injector(Bindings { $0.bind(Examples.Connection.self, fileID: "App/AppModule.swift", line: 5).in(.singleton) })
         _ = try injector.getInstance(Examples.Connection.self)
         return caught { try injector.shutDown() }
+    case .noSession:
+        let app = try Injector(modules: [])
+        let session = InjectorSession(try app.childTemplate(providing: Examples.Account.self, modules: []))
+        return caught { try session.withCurrent { _ in } }
     case .needsAwait:
         let injector = try Injector(Bindings {
             $0.bind(Key<String>(named: "vaultPath"), fileID: "App/AppModule.swift", line: 5).to(instance: "/run/secrets")

@@ -334,6 +334,26 @@ struct AwaitedInjectionTests {
     }
 }
 
+private final class AsyncClosingClock: Clock, AsyncClosable, @unchecked Sendable {
+    let now = 5
+    private(set) var closed = false
+    func close() async { closed = true }
+}
+
+@Suite("withOverrides in async code")
+struct AsyncWithOverridesTests {
+    @Test("in async code, withOverrides with a synchronous body awaits the close of AsyncClosable values")
+    func synchronousBodyInAsyncCode() async throws {
+        let injector = try Injector(modules: [clockModule(1)])
+        let clock = AsyncClosingClock()
+        let now = try await injector.withOverrides({ $0.bind(Clock.self).to { _ in clock }.in(.singleton) }) { child in
+            try child.getInstance(Stamper.self).stamp()
+        }
+        #expect(now == 5)
+        #expect(clock.closed)
+    }
+}
+
 @Suite("Dependencies read where they stand, over time")
 struct InjectionLifetimeTests {
     @Test("a singleton that reads where it stands does not keep its injector alive")

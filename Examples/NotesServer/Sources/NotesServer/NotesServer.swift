@@ -57,10 +57,13 @@ public struct NotesServer: Sendable {
             logger: logger))
     }
 
-    /// Stops the server's values: closes what the injector keeps, newest first, the store
-    /// (which writes its file) among them. What `serviceGroup` does on graceful shutdown.
-    public func shutDown() async throws {
-        try await injector.awaitShutDown()
+    /// Stops the server's values once the requests in flight have ended, or `timeout` has
+    /// passed: refuses new requests (503), then closes what the injector keeps, newest first, the
+    /// store (which writes its file) among them. What `serviceGroup` does on graceful shutdown.
+    /// Returns how many requests were still running at the deadline.
+    @discardableResult
+    public func shutDown(draining timeout: Duration = .seconds(10)) async throws -> Int {
+        try await injector.awaitShutDown(draining: timeout)
     }
 }
 

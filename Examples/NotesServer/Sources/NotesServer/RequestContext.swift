@@ -30,7 +30,8 @@ public struct NotesRequestContext: RequestContext {
 
 /// Gives each request a child injector made from the server's template with the request's
 /// author, for the handlers after it, and shuts the child down when they return or throw:
-/// the request's session goes back to the pool even when its handler fails.
+/// the request's session goes back to the pool even when its handler fails. While the
+/// injector drains for shutdown, a new request is answered 503.
 struct RequestScopeMiddleware: RouterMiddleware {
     typealias Context = NotesRequestContext
 
@@ -42,11 +43,24 @@ struct RequestScopeMiddleware: RouterMiddleware {
         guard let name = request.headers[.author], !name.isEmpty else {
             throw HTTPError(.unauthorized, message: "Say who you are in the X-Author header.")
         }
-        return try await requests.withChild(Author(name: name)) { child in
-            var context = context
-            context.injector = child
-            // The response's body is a buffer, written out after the child is shut down.
-            return try await next(request, context)
+        do {
+            return try await requests.withChild(Author(name: name)) { child in
+                var context = context
+                context.injector = child
+                // The response's body is a buffer, written out after the child is shut down.
+                return try await next(request, context)
+            }
+        } catch let error as InjectionError where error.problems.contains(where: \.isDrainRefusal) {
+            // The server is shutting down: the request was refused before it began.
+            throw HTTPError(.serviceUnavailable, message: "The server is shutting down; try again.")
         }
+    }
+}
+
+extension InjectionError.Problem {
+    /// A `withChild` refused by the injector's draining shutdown (`awaitShutDown(draining:)`).
+    var isDrainRefusal: Bool {
+        if case .shuttingDown = detail { return true }
+        return false
     }
 }

@@ -158,6 +158,109 @@ struct NotesServerTests {
         let error = await #expect(throws: InjectionError.self) { try await server.injector.instance((any NotesStore).self) }
         #expect(error?.kind == .injectorShutDown)
     }
+
+    @Test("a request in flight when the server shuts down still completes, and the store closes after it")
+    func requestInFlightCompletes() async throws {
+        let store = HeldNotesStore()
+        let server = try await NotesServer(storePath: "/nonexistent/notes.json") {
+            $0.bind((any NotesStore).self).to { _ in store }.in(.singleton)   // closed by the injector
+        }
+        // In-process, so that the refused request need not wait behind the held one on one connection.
+        try await server.application().test(.router) { client in
+            async let posted = client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
+                                              body: ByteBuffer(string: "in flight")) { response in response.status }
+            await store.adding.wait()
+            async let unfinished = server.shutDown(draining: .seconds(30))
+            // While the injector drains, a new request is refused before it begins.
+            var status = HTTPResponse.Status.ok
+            for _ in 0..<2_000 where status != .serviceUnavailable {
+                status = try await client.execute(uri: "/notes", method: .get, headers: [.init("X-Author")!: "grace"]) { $0.status }
+                if status != .serviceUnavailable { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            #expect(status == .serviceUnavailable)
+            #expect(!store.isClosed)
+            store.finishing.open()
+            #expect(try await posted == .created)
+            #expect(try await unfinished == 0)
+        }
+        #expect(store.isClosed)
+        #expect(store.added == ["in flight"])
+    }
+
+    @Test("the injector's service drains the requests in flight on graceful shutdown")
+    func injectorServiceDrains() async throws {
+        let store = HeldNotesStore()
+        let server = try await NotesServer(storePath: "/nonexistent/notes.json") {
+            $0.bind((any NotesStore).self).to { _ in store }.in(.singleton)   // closed by the injector
+        }
+        try await server.application().test(.live) { client in
+            async let posted = client.execute(uri: "/notes", method: .post, headers: [.init("X-Author")!: "ada"],
+                                              body: ByteBuffer(string: "in flight")) { response in response.status }
+            await store.adding.wait()
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: InjectorService(injector: server.injector, drainTimeout: .seconds(30)))],
+                logger: Logger(label: "test")))
+            async let running: Void = group.run()
+            await group.triggerGracefulShutdown()
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(!store.isClosed)
+            store.finishing.open()
+            #expect(try await posted == .created)
+            try await running
+        }
+        #expect(store.isClosed)
+    }
+}
+
+/// A one-time event tasks await.
+private final class Event: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
+
+/// A store whose `add` holds the request until the test lets it finish, and that records when
+/// the injector closes it.
+private final class HeldNotesStore: NotesStore, AsyncClosable {
+    let adding = Event()
+    let finishing = Event()
+    private let state = Mutex<(added: [String], closed: Bool)>(([], false))
+
+    var added: [String] { state.withLock { $0.added } }
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    func notes(by author: String) async throws -> [Note] { [] }
+
+    func add(_ text: String, by author: String) async throws -> Note {
+        adding.open()
+        await finishing.wait()
+        return state.withLock { state in
+            state.added.append(text)
+            return Note(id: state.added.count, author: author, text: text)
+        }
+    }
+
+    func close() async {
+        state.withLock { $0.closed = true }
+    }
 }
 
 /// A log handler that keeps the messages it is given, for a test to read.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a shutdown of an injector, or of one of its parents, reaches: the values the injector
 /// keeps and the lifecycles of its live children. Made on first use: when a root or a plain
 /// child is made, and for a template's child when it first keeps a value or makes a child, so
@@ -7,6 +9,12 @@
 /// released. A shutdown closes the family below the injector first, the child registered last
 /// first, each child's own children before it, then the injector's own values, newest first;
 /// every value once.
+///
+/// A lifecycle also counts the `withChild` bodies in flight whose child its injector made, so
+/// that a draining shutdown (`Injector.awaitShutDown(draining:)`) waits for those below it;
+/// the count and the flag saying it drains are atomic, read and written in one total order
+/// (`.sequentiallyConsistent`): a body that starts either sees the drain and is refused, or is
+/// seen by the drain's count.
 ///
 /// Invariant: `lock` guards every stored `var` below (`slot` and `order` the parent's lock, as
 /// they say), which is read and written only while that lock is held. Two accesses to one of them
@@ -42,6 +50,11 @@ final class InjectorLifecycle {
     private var isParent = false
     /// The parent's lifecycle, which holds this one from `register` to `leaveParent`.
     private let parent: InjectorLifecycle?
+    /// The `withChild` bodies in flight whose child this injector made.
+    private let bodies = Atomic<Int>(0)
+    /// `true` once a draining shutdown of the injector began: the family below it takes no new
+    /// body.
+    private let draining = Atomic<Bool>(false)
 
     /// The lifecycle of an injector whose nodes are `table` (`nil` for a template's child),
     /// registered with `parent`'s; closed at once when the parent's is closed.
@@ -85,6 +98,43 @@ final class InjectorLifecycle {
             }
             slot = -1
         }
+    }
+
+    /// Counts a `withChild` body in flight of a child this injector made: `false`, and nothing
+    /// counted, when a draining shutdown of the injector or of one of its parents began.
+    func enterBody(in drain: Drain) -> Bool {
+        bodies.add(1, ordering: .sequentiallyConsistent)
+        if drain.started.load(ordering: .sequentiallyConsistent) != 0, isDrainingInFamily {
+            leaveBody(in: drain)
+            return false
+        }
+        return true
+    }
+
+    /// A body `enterBody` counted ended: the drains waiting count again when none is left here.
+    func leaveBody(in drain: Drain) {
+        let left = bodies.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if left == 0, drain.started.load(ordering: .sequentiallyConsistent) != 0 { drain.wakeAll() }
+    }
+
+    /// Marks the injector draining, before its bodies are counted: from now on a body in the
+    /// family below it is refused.
+    func beginDraining(in drain: Drain) {
+        draining.store(true, ordering: .sequentiallyConsistent)
+        drain.started.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether a draining shutdown of the injector or of one of its parents began.
+    private var isDrainingInFamily: Bool {
+        if draining.load(ordering: .sequentiallyConsistent) { return true }
+        return parent?.isDrainingInFamily ?? false
+    }
+
+    /// The bodies in flight below the injector: the children it made and those its live
+    /// children made, at any depth.
+    var bodiesInFamily: Int {
+        let children = lock.withLocked { unsafe self.children }
+        return bodies.load(ordering: .sequentiallyConsistent) + children.reduce(0) { $0 + $1.bodiesInFamily }
     }
 
     /// A template child's provision for the template's scoped node of `slot`, made by `make` on
