@@ -23,7 +23,6 @@ extension Injector {
     /// - Throws: an ``InjectionError`` listing the problems of the child's graph (an override
     ///   that replaces nothing among them), the reads that fell back to their default, or the
     ///   child's failures to close; or the error `operation` threw.
-    @available(*, noasync, message: "in async code, the async withOverrides closes AsyncClosable values and awaiting closers: write try await")
     public func withOverrides<Result>(
         _ overrides: (Binder) -> Void, operation: (Injector) throws -> Result
     ) throws -> Result {
