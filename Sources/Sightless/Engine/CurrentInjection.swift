@@ -187,16 +187,14 @@ extension StandingReadsPresence {
     }
 
     /// Runs `plan` with a scope bound in which the reads of the value it builds resolve from the
-    /// injector the value is built for, inside this request; throws when one of them failed.
+    /// injector the value is built for, inside this request; throws when one of them failed, on
+    /// the path through `key`. Nothing is published for the reads: a read is a request of its
+    /// own, as an initializer's request of an injector is, so that a build means the same
+    /// whether or not its type was found to read (a value reading itself ends as such a request
+    /// does).
     @inline(never)
     private func building<Value>(_ plan: Plan<Value>, _ resolution: inout Resolution, key: AnyKey) throws -> Value {
-        let reads = BuildReads()
-        // Nothing is published for the reads: a read is a request of its own, as an
-        // initializer's request of an injector is, so that a build means the same whether or
-        // not its type was found to read (a value reading itself ends as such a request does).
-        let scope = CurrentInjection(injector: resolution.handedInjector, build: reads)
-        let value = try scope.bound { try plan(&resolution) }
-        return try finish(reads, value, key: key)
+        try reading(&resolution, rethrow: { InjectionError.wrap($0, at: key) }, plan)
     }
 
     /// Remembers whether the build read anything, and throws what its reads failed with, on

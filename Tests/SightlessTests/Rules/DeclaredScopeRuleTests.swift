@@ -50,6 +50,38 @@ private enum Declared {
         static let initializer = Initializer(ClockHandler.init(clock:))
     }
 
+    /// Declares itself per request, and needs the request's user.
+    final class Visit: Injectable {
+        let user: User
+        init(user: User) { self.user = user }
+        static let initializer = Initializer(Visit.init(user:))
+        static var scope: Scope { .perRequest }
+    }
+
+    final class Footer: Injectable {
+        let visit: Visit
+        init(visit: Visit) { self.visit = visit }
+        static let initializer = Initializer(Footer.init(visit:))
+    }
+
+    /// Reaches one visit twice in one request: directly and through its footer.
+    final class Page: Injectable {
+        let visit: Visit
+        let footer: Footer
+        init(visit: Visit, footer: Footer) {
+            self.visit = visit
+            self.footer = footer
+        }
+        static let initializer = Initializer(Page.init(visit:footer:))
+    }
+
+    /// Declares itself weak, and needs the request's user.
+    final class Presence: Injectable {
+        init(user: User) {}
+        static let initializer = Initializer(Presence.init(user:))
+        static var scope: Scope { .weak }
+    }
+
     /// Declared unscoped: a new one for every request.
     final class Greeting: Injectable {
         init(user: User) {}
@@ -128,6 +160,28 @@ struct DeclaredScopeRuleTests {
         let app = try Injector(modules: [])
         let requests = try app.childTemplate(providing: Declared.User.self)
         _ = try requests.child(Declared.User(name: "ada")).getInstance(Declared.Greeting.self)
+    }
+
+    @Test("a type declared per request may need a template's value: one per request, with each child's value")
+    func perRequestNeedsProvidedValue() throws {
+        let app = try Injector(modules: [])
+        let requests = try app.childTemplate(providing: Declared.User.self) { $0.entryPoint(Declared.Page.self) }
+        let ada = try requests.child(Declared.User(name: "ada"))
+        let page = try ada.getInstance(Declared.Page.self)
+        #expect(page.visit === page.footer.visit)
+        #expect(page.visit.user.name == "ada")
+        #expect(try ada.getInstance(Declared.Page.self).visit !== page.visit)
+        #expect(try requests.child(Declared.User(name: "bob")).getInstance(Declared.Page.self).visit.user.name == "bob")
+    }
+
+    @Test("a type declared weak that needs a template's value is a scopeConflict: the family would share it")
+    func weakNeedsProvidedValue() throws {
+        let app = try Injector(modules: [])
+        let requests = try app.childTemplate(providing: Declared.User.self)
+        let error = #expect(throws: InjectionError.self) {
+            _ = try requests.child(Declared.User(name: "ada")).getInstance(Declared.Presence.self)
+        }
+        #expect(error?.kind == .scopeConflict)
     }
 
     @Test("a declared singleton that needs a value a plain child binds is a scopeConflict naming the child's binding")

@@ -2,7 +2,8 @@
 /// and that a child injector would keep for itself: reached through a child, it needs a value
 /// the child binds or is made with (a template's `User`, say), so it cannot be the family's
 /// one, and each child would keep its own, one "singleton" per request. What a type declares
-/// is what it gets, or this error, which names the value that makes it the child's.
+/// is what it gets, or this error, which names the value that makes it the child's. A type
+/// declared per request is every request's own, a child's as much as the root's, and passes.
 ///
 /// A type the child's own modules bind is the child's by that declaration, and a type the
 /// child only decorates or gives contextual bindings to stays the child's as documented: only
@@ -14,7 +15,7 @@ struct DeclaredScopeRule: GraphRule {
         var problems: [InjectionError.Problem] = []
         for index in graph.nodes.indices {
             guard let recipe = graph.nodes[index].recipe, case .type(justInTime: true) = recipe.source,
-                  recipe.scope.strategy.lifetime > .none || recipe.scope.strategy.isEager,
+                  Self.isShared(recipe.scope.strategy),
                   let chain = shortestChain(from: index, in: graph, to: { key in
                       key != Recipe.injectorKey && input.bindings[key] != nil
                   }),
@@ -26,6 +27,13 @@ struct DeclaredScopeRule: GraphRule {
                 path: graph.path(to: index) + chain.dropFirst().map(\.key), location: binding.location))
         }
         return problems
+    }
+
+    /// Whether a scope gives one value to more than one request of the family: what a child
+    /// cannot have. A value kept for one request only (``Scope/perRequest``) is each request's,
+    /// whichever injector's request it is, so it may need what a child binds or is made with.
+    private static func isShared(_ strategy: any ScopeStrategy) -> Bool {
+        strategy.lifetime > .request || strategy.isEager
     }
 
     /// The nodes from `start` (first) to the nearest one whose key `isTarget` accepts (last),
