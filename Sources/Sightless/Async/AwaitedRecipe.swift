@@ -96,19 +96,19 @@ extension Recipe {
         switch (scoping, kept) {
         case (.rebuilds, _):
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: builds.unscoped, leafBuild: builds.leafBuild, awaited: reason, ready: ready,
+                        asyncPlan: builds.unscoped, leafBuild: builds.leafBuild, awaited: reason, actor: offActor, ready: ready,
                         leaves: leaves, rethrow: rethrow, coveredPlan: covered)
         case (.keepsOne, let kept?):
             return keptAwaitingNode(key, linker, kept, synchronous: synchronous, recorded: builds.recorded, reason: reason,
-                                    ready: ready, readiness: readiness)
+                                    actor: offActor, ready: ready, readiness: readiness)
         case (.unsupported, _), (.keepsOne, nil):
             throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }
     }
 
     /// The key whose build makes the node need `await` (its own, for an `async` build; else its
-    /// first dependency's that needs it), and, when the one reason is a value isolated to an
-    /// actor that needs nothing else, that actor: a synchronous request off that actor is told
+    /// first dependency's that needs it), and, when its dependencies need `await` only for values
+    /// of one actor (`AnyNode.awaitedActor`), that actor: a synchronous request off that actor is told
     /// so (`offActor`), not to await an `async` build.
     @inline(__always)
     private static func awaitedReason<Value>(
@@ -118,7 +118,7 @@ extension Recipe {
         case .synchronous:
             guard let first = awaited.nodes.first else { return (key, nil) }
             let reason = first.awaited ?? first.key
-            if awaited.nodes.allSatisfy({ $0.isolation != nil && $0.awaited == $0.key }) { return (reason, first.isolation) }
+            if let actor = first.awaitedActor, awaited.nodes.allSatisfy({ $0.awaitedActor == actor }) { return (reason, actor) }
             return (reason, nil)
         case .awaited:
             return (key, nil)
@@ -196,12 +196,21 @@ extension Recipe {
     ) -> Plan<Value> {
         let notNow: @Sendable () -> InjectionError = {
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
+            // Told from what is not ready now: an awaited singleton stored already (`start`) is
+            // no reason, and a value of an actor's, off that actor, is told as such.
+            let blocking = awaited.nodes.first { !$0.isReady }
+            if let blocking, let actor = blocking.awaitedActor {
+                let isolated = blocking.awaited ?? blocking.key
+                return InjectionError(.offActor(key: isolated, actor: actor.name),
+                                      path: isolated == blocking.key ? [key, isolated] : [key, blocking.key, isolated])
+            }
+            let cause = blocking.map { $0.awaited ?? $0.key } ?? reason
             // A kept value not stored yet: its one build is an awaited request's.
             if let kept {
-                return InjectionError(.keptNotBuilt(key: key, scope: kept.scope, awaited: reason,
-                                                    awaitedIsBuilt: reason != key && awaited.areReady), path: [key])
+                return InjectionError(.keptNotBuilt(key: key, scope: kept.scope, awaited: cause,
+                                                    awaitedIsBuilt: cause != key && awaited.areReady), path: [key])
             }
-            return InjectionError(.needsAwait(key: key, awaited: reason), path: [key])
+            return InjectionError(.needsAwait(key: key, awaited: cause), path: [key])
         }
         // Most often one singleton is all that must be stored: its storage is read in place.
         let onlyStorage = awaited.onlyStorage
@@ -268,7 +277,7 @@ extension Recipe {
     @inline(__always)
     private static func keptAwaitingNode<Value>(
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ kept: KeptStorage, synchronous: @escaping Plan<Value>,
-        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, ready: (@Sendable () -> Bool)?,
+        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, actor: ActorIsolation?, ready: (@Sendable () -> Bool)?,
         readiness: AnyNode.Readiness?
     ) -> AnyNode {
         let owner = linker.owner
@@ -293,7 +302,7 @@ extension Recipe {
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason, ready: ready, readiness: readiness)
+                        asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness)
         case .perChild:
             // A synchronous build (`ready`) reads the child's storage itself, before anything else.
             if ready != nil {
@@ -314,7 +323,7 @@ extension Recipe {
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason, ready: ready, readiness: readiness)
+                        asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness)
         }
     }
 

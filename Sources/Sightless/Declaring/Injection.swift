@@ -52,24 +52,22 @@ public final class Injection<Value> {
         self.key = key
         location = SourceLocation(fileID: fileID, line: line)
         var value: Value?
-        if let scope = CurrentInjection.current {
-            reported = scope.reported
-            if let build = scope.build {
-                // Resolved now, or the owner's build throws: the injection keeps no injector,
-                // which a value the injector keeps (a singleton) would keep alive for ever.
-                source = nil
-                build.noteRead()
-                do {
-                    value = try scope.injector.request(Value.self, name: key.name)
-                } catch {
-                    build.fail(error)
-                }
-            } else {
-                source = scope.injector
+        // The synchronous build running on this thread, else the innermost scope bound.
+        let building = ThreadBuild.current
+        let scope = building == nil ? CurrentInjection.current : nil
+        reported = scope?.reported
+        if let build = building ?? scope?.build {
+            // Resolved now, or the owner's build throws: the injection keeps no injector,
+            // which a value the injector keeps (a singleton) would keep alive for ever.
+            source = nil
+            build.noteRead()
+            do {
+                value = try build.injector.request(Value.self, name: key.name)
+            } catch {
+                build.fail(error)
             }
         } else {
-            source = nil
-            reported = nil
+            source = scope?.injector
         }
         resolved = Locked(value)
     }

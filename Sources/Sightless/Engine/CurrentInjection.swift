@@ -1,10 +1,11 @@
 import Synchronization
 
 /// The injector that a dependency read where it stands (an `Injected` property, an
-/// `Injection`) resolves from, current for a task: bound while an injector builds a value whose
+/// `Injection`) resolves from, current for a task: bound while an injector awaits a value whose
 /// type reads dependencies where they stand, and for the bodies of `withChild`, `withOverrides`
-/// and `withCurrent`. Outside all of them, a read finds the injector the app chose for the
-/// process (`ProcessInjector`), or none.
+/// and `withCurrent`. A synchronous build is current for its thread instead (`ThreadBuild`), and
+/// comes first. Outside all of them, a read finds the injector the app chose for the process
+/// (`ProcessInjector`), or none.
 struct CurrentInjection: Sendable {
     /// The injector reads resolve from.
     let injector: Injector
@@ -31,15 +32,17 @@ struct CurrentInjection: Sendable {
         try await Self.$current.withValue(self, operation: body, isolation: #isolation)
     }
 
-    /// Runs `body` with this scope current.
+    /// Runs `body` with this scope current, and no synchronous build current on the thread:
+    /// bound inside one (a `withCurrent` body an initializer runs), it is the innermost.
     @inline(__always)
     func bound<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try Self.$current.withValue(self, operation: body)
+        try ThreadBuild.outside { try Self.$current.withValue(self, operation: body) }
     }
 
-    /// The scope a read finds: the innermost bound one, or the one made of the process's
-    /// injector; `nil` when neither exists.
+    /// The scope a read finds: the synchronous build running on this thread, the innermost bound
+    /// one, or the one made of the process's injector; `nil` when none exists.
     static var found: CurrentInjection? {
+        if let build = ThreadBuild.current { return CurrentInjection(injector: build.injector, build: build) }
         if let current { return current }
         return ProcessInjector.chosen.map { CurrentInjection(injector: $0) }
     }
@@ -48,10 +51,14 @@ struct CurrentInjection: Sendable {
 /// What the dependencies read where they stand found while one value was built: the first
 /// failure, which the build throws once the value's own build returned.
 final class BuildReads: Sendable {
+    /// The injector the value is built for, which its reads resolve from.
+    let injector: Injector
     private let failures = ReportedReads()
     private let reads = Atomic<Bool>(false)
 
-    init() {}
+    init(injector: Injector) {
+        self.injector = injector
+    }
 
     /// Records that a read was made during the build.
     func noteRead() { reads.store(true, ordering: .relaxed) }
@@ -99,17 +106,23 @@ final class StandingReadsPresence: Sendable {
     /// plan wrapped around the build, 16 builds).
     @inlinable @inline(__always) var mayRead: Bool { state.load(ordering: .relaxed) != 2 }
 
-    /// Runs `body`, the plan of an initializer of fixed arity, with a scope bound for the reads
-    /// of the value it builds; a failure among them is thrown through `rethrow`, on the path of
-    /// the node being built.
+    /// Runs `body`, a synchronous build, current for this thread (`ThreadBuild`) so that the
+    /// reads of the value it builds resolve from the injector it is built for, inside this
+    /// request; a failure among them is thrown through `rethrow`, on the path of the node being
+    /// built. Nothing is published for the reads: a read is a request of its own, as an
+    /// initializer's request of an injector is, so that a build means the same whether or not
+    /// its type was found to read (a value reading itself ends as such a request does).
     @usableFromInline @inline(never)
     func reading<Value>(
         _ resolution: inout Resolution, rethrow: (any Error) -> InjectionError,
         _ body: (inout Resolution) throws -> Value
     ) throws -> Value {
-        let reads = BuildReads()
-        let value = try CurrentInjection(injector: resolution.handedInjector, build: reads).bound {
-            try body(&resolution)
+        let reads = BuildReads(injector: resolution.handedInjector)
+        let hidden = ThreadBuild.enter(reads)
+        let value: Value
+        do {
+            defer { ThreadBuild.leave(restoring: hidden) }
+            value = try body(&resolution)
         }
         record(sawReads: reads.sawReads)
         if let error = reads.thrownFailures { throw rethrow(error) }
@@ -166,7 +179,7 @@ extension StandingReadsPresence {
         case .synchronous(let plan):
             return .synchronous { resolution in
                 guard presence.mayRead else { return try plan(&resolution) }
-                return try presence.building(plan, &resolution, key: key)
+                return try presence.reading(&resolution, rethrow: { InjectionError.wrap($0, at: key) }, plan)
             }
         case .awaited(let plan):
             return .awaited { resolution in
@@ -175,7 +188,7 @@ extension StandingReadsPresence {
                 let injector = resolution.handedInjector
                 let step: AsyncStep = { section, arguments in
                     let inner = try AsyncBuild.arguments(arguments, as: AsyncBuild.self)
-                    let reads = BuildReads()
+                    let reads = BuildReads(injector: injector)
                     let value = try await CurrentInjection(injector: injector, build: reads).bound {
                         try await inner.awaited(in: section)
                     }
@@ -184,17 +197,6 @@ extension StandingReadsPresence {
                 return AsyncBuild(step, arguments: gathered)
             }
         }
-    }
-
-    /// Runs `plan` with a scope bound in which the reads of the value it builds resolve from the
-    /// injector the value is built for, inside this request; throws when one of them failed, on
-    /// the path through `key`. Nothing is published for the reads: a read is a request of its
-    /// own, as an initializer's request of an injector is, so that a build means the same
-    /// whether or not its type was found to read (a value reading itself ends as such a request
-    /// does).
-    @inline(never)
-    private func building<Value>(_ plan: Plan<Value>, _ resolution: inout Resolution, key: AnyKey) throws -> Value {
-        try reading(&resolution, rethrow: { InjectionError.wrap($0, at: key) }, plan)
     }
 
     /// Remembers whether the build read anything, and throws what its reads failed with, on

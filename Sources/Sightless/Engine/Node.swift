@@ -26,6 +26,15 @@ class AnyNode {
     /// depends on), or `nil` when the node is built synchronously.
     var awaited: AnyKey? { nil }
 
+    /// The actor whose values alone make the node need `await`, so that off that actor a
+    /// synchronous request is told it is off the actor, not that something is `async`: the
+    /// node's own, for a value built on an actor that awaits nothing else, or the one its
+    /// awaited dependencies all come down to. `nil` when anything else needs `await`.
+    var awaitedActor: ActorIsolation? {
+        guard let isolation, awaited == key else { return nil }
+        return isolation
+    }
+
     /// Whether awaiting the node's value can suspend where it is awaited: its own build is
     /// `async`, a scope keeps its value (another task may be building it), or it is built on an
     /// actor. A node that needs `await` only because of what it builds at once awaits nothing
@@ -96,6 +105,8 @@ final class Node<Value>: AnyNode {
     /// How the value is awaited, when the node needs `await`; see `AsyncPlan`.
     let asyncPlan: AsyncPlan<Value>?
     private let awaitedKey: AnyKey?
+    /// See `awaitedActor`: the actor the node's awaited dependencies all come down to.
+    private let dependenciesActor: ActorIsolation?
     /// For a node that needs `await`: whether what it awaits is stored, so that its own
     /// synchronous plan can run.
     private let awaitedReady: (@Sendable () -> Bool)?
@@ -114,6 +125,8 @@ final class Node<Value>: AnyNode {
     }
 
     override var awaited: AnyKey? { awaitedKey }
+
+    override var awaitedActor: ActorIsolation? { dependenciesActor ?? super.awaitedActor }
 
     override var awaitedLeaves: [AwaitedLeaf] { leaves }
 
@@ -150,6 +163,7 @@ final class Node<Value>: AnyNode {
         self.plan = provision.plan
         self.asyncPlan = nil
         self.awaitedKey = nil
+        self.dependenciesActor = nil
         self.awaitedReady = nil
         self.decidedReadiness = nil
         self.leaves = []
@@ -160,15 +174,18 @@ final class Node<Value>: AnyNode {
     }
 
     // Not optional parameters of the one above: an async plan always comes with its reason.
-    /// A node that needs `await` because of `awaited`.
+    /// A node that needs `await` because of `awaited`; `actor` when its awaited dependencies all
+    /// come down to values of that actor.
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
-        leafBuild: LeafBuild? = nil, awaited: AnyKey, ready: (@Sendable () -> Bool)?, readiness: Readiness? = nil,
+        leafBuild: LeafBuild? = nil, awaited: AnyKey, actor: ActorIsolation? = nil,
+        ready: (@Sendable () -> Bool)?, readiness: Readiness? = nil,
         leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
     ) {
         self.plan = provision.plan
         self.asyncPlan = asyncPlan
         self.awaitedKey = awaited
+        self.dependenciesActor = actor
         self.awaitedReady = ready
         self.decidedReadiness = readiness
         self.leaves = leaves

@@ -56,6 +56,32 @@ private final class SlowPoolSession: Injectable, Sendable {
     static let initializer = Initializer(SlowPoolSession.init(pool:count:))
 }
 
+/// A main-actor model, built synchronously on the main actor.
+@MainActor
+private final class StartedModel: MainActorInjectable {
+    init() {}
+    static let initializer = Initializer(StartedModel.init)
+}
+
+/// Needs the started pool and a main-actor model.
+private final class PoolAndModelHandler: Injectable, Sendable {
+    init(pool: StartedPool, model: StartedModel) {}
+    static let initializer = Initializer(PoolAndModelHandler.init(pool:model:))
+}
+
+/// Nonisolated, over a main-actor model.
+private final class StartedPresenter: Injectable, Sendable {
+    let model: StartedModel
+    init(model: StartedModel) { self.model = model }
+    static let initializer = Initializer(StartedPresenter.init(model:))
+}
+
+/// Needs the started pool and, through a presenter, a main-actor model.
+private final class PoolAndPresenterHandler: Injectable, Sendable {
+    init(pool: StartedPool, presenter: StartedPresenter) {}
+    static let initializer = Initializer(PoolAndPresenterHandler.init(pool:presenter:))
+}
+
 private struct RequestNumber: Sendable {
     let value: Int
 }
@@ -114,6 +140,41 @@ struct StartedValueTests {
         #expect(handler.session === (try child.getInstance(StartedHandler.self)).session)
         #expect(handler.session === (try await child.instance(StartedSession.self)))
         #expect(count.builds.withLock { $0 } == 1)
+    }
+
+    @Test("after start, a synchronous request off the main actor of a value over the pool and a main-actor model throws offActor, naming the model")
+    @MainActor
+    func poolAndMainActorModelOffMainActor() async throws {
+        let app = try await Injector.start(modules: [serverBindings(SessionCount())])
+        _ = try app.getInstance(PoolAndModelHandler.self)   // on the main actor: built synchronously
+        let error = await Task.detached { () -> InjectionError? in
+            do {
+                _ = try app.getInstance(PoolAndModelHandler.self)
+                return nil
+            } catch {
+                return error as? InjectionError
+            }
+        }.value
+        #expect(error?.kind == .offActor)
+        #expect(error?.path == [Key<PoolAndModelHandler>().erased, Key<StartedModel>().erased])
+        #expect(error?.problems.first?.message.contains("async") == false)
+    }
+
+    @Test("after start, a synchronous request off the main actor of a value over the pool and, through a nonisolated value, a main-actor model throws offActor")
+    @MainActor
+    func poolAndPresenterOffMainActor() async throws {
+        let app = try await Injector.start(modules: [serverBindings(SessionCount())])
+        _ = try app.getInstance(PoolAndPresenterHandler.self)   // on the main actor: built synchronously
+        let error = await Task.detached { () -> InjectionError? in
+            do {
+                _ = try app.getInstance(PoolAndPresenterHandler.self)
+                return nil
+            } catch {
+                return error as? InjectionError
+            }
+        }.value
+        #expect(error?.kind == .offActor)
+        #expect(error?.path == [Key<PoolAndPresenterHandler>().erased, Key<StartedPresenter>().erased, Key<StartedModel>().erased])
     }
 
     @Test("after start, a Lazy of the per-child session gets it synchronously")
