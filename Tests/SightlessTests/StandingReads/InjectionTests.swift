@@ -27,6 +27,19 @@ private final class Greeter: Injectable, Sendable {
     static let initializer = Initializer(Greeter.init)
 }
 
+/// Makes, in its initializer, a view inside another injector's `withCurrent`, and notes the
+/// injector current while it is built.
+private final class ViewMaker: Injectable, @unchecked Sendable {
+    let view: ClockView
+    let currentWhileBuilt: Injector?
+    let own = Injection<Clock>()
+    init(other: Injector) {
+        currentWhileBuilt = Injector.current
+        view = other.withCurrent { ClockView() }
+    }
+    static let initializer = Initializer(ViewMaker.init(other:), .named("other"))
+}
+
 /// Made by hand, like a view the UI framework makes.
 private struct ClockView {
     @Injected(default: FixedClock(now: 0)) var clock: Clock
@@ -155,6 +168,16 @@ struct InjectionTests {
             try root.withChild { child in #expect(Injector.current === child) }
             #expect(Injector.current === root)
         }
+    }
+
+    @Test("inside an initializer, a withCurrent body is the innermost scope, and the build's injector is current around it")
+    func withCurrentInsideBuild() throws {
+        let other = try Injector(modules: [clockModule(9)])
+        let injector = try Injector(modules: [clockModule(2), Bindings { $0.bind(Key<Injector>(named: "other")).to(instance: other) }])
+        let maker = try injector.getInstance(ViewMaker.self)
+        #expect(maker.view.label == "at 9")
+        #expect(try maker.own.get().now == 2)
+        #expect(maker.currentWhileBuilt === injector)
     }
 
     @Test("a dependency decorated in the module is read decorated")
