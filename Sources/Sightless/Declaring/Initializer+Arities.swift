@@ -20,52 +20,82 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts1(make: make, rethrow: linker.rethrow, steps: steps, a: a)
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.make(parts.a.value(&resolution))
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            let instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        return try parts.make(parts.a.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution))
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // The build is written twice: inline where nothing is read where it stands, the
+            // common case, and inside the scope `reading` makes current for a node whose values
+            // may read (its first build finds out). A nested function called from both places
+            // cost about 20 instructions a build.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                        do {
+                            try resolution.enterLevel()
+                            defer { resolution.leaveLevel() }
+                            return try parts.make(parts.a.value(&resolution))
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.make(parts.a.value(&resolution))
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }
@@ -101,52 +131,82 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts2(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b)
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            let instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // The build is written twice: inline where nothing is read where it stands, the
+            // common case, and inside the scope `reading` makes current for a node whose values
+            // may read (its first build finds out). A nested function called from both places
+            // cost about 20 instructions a build.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                        do {
+                            try resolution.enterLevel()
+                            defer { resolution.leaveLevel() }
+                            return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution))
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }
@@ -183,52 +243,82 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts3(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c)
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            let instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // The build is written twice: inline where nothing is read where it stands, the
+            // common case, and inside the scope `reading` makes current for a node whose values
+            // may read (its first build finds out). A nested function called from both places
+            // cost about 20 instructions a build.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                        do {
+                            try resolution.enterLevel()
+                            defer { resolution.leaveLevel() }
+                            return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution))
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }
@@ -266,52 +356,82 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts4(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d)
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            let instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // The build is written twice: inline where nothing is read where it stands, the
+            // common case, and inside the scope `reading` makes current for a node whose values
+            // may read (its first build finds out). A nested function called from both places
+            // cost about 20 instructions a build.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                        do {
+                            try resolution.enterLevel()
+                            defer { resolution.leaveLevel() }
+                            return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution))
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }
@@ -350,52 +470,82 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts5(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e)
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            let instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // The build is written twice: inline where nothing is read where it stands, the
+            // common case, and inside the scope `reading` makes current for a node whose values
+            // may read (its first build finds out). A nested function called from both places
+            // cost about 20 instructions a build.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                        do {
+                            try resolution.enterLevel()
+                            defer { resolution.leaveLevel() }
+                            return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution))
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }
@@ -435,52 +585,82 @@ extension Initializer where Instance: Injectable {
             let parts = PlanParts6(make: make, rethrow: linker.rethrow, steps: steps, a: a, b: b, c: c, d: d, e: e, f: f)
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        try resolution.enterLevel()
+                        defer { resolution.leaveLevel() }
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            try resolution.enterLevel()
-                            defer { resolution.leaveLevel() }
-                            instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            let instance: Instance
+                            do {
+                                try resolution.enterLevel()
+                                defer { resolution.leaveLevel() }
+                                instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
                         try resolution.enterLevel()
                         defer { resolution.leaveLevel() }
-                        return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
+                        instance = try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // The build is written twice: inline where nothing is read where it stands, the
+            // common case, and inside the scope `reading` makes current for a node whose values
+            // may read (its first build finds out). A nested function called from both places
+            // cost about 20 instructions a build.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                        do {
+                            try resolution.enterLevel()
+                            defer { resolution.leaveLevel() }
+                            return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    return try parts.make(parts.a.value(&resolution), parts.b.value(&resolution), parts.c.value(&resolution), parts.d.value(&resolution), parts.e.value(&resolution), parts.f.value(&resolution))
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }

@@ -129,46 +129,68 @@ extension Initializer where Instance: Injectable {
             // A closure per set of steps, as the generated arities: no build tests a step it lacks.
             if steps.properties != nil {
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        var instance: Instance
-                        do {
-                            instance = try parts.make()
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { resolution in
+                            var instance: Instance
+                            do {
+                                instance = try parts.make()
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            return try parts.steps.complete(&instance, &resolution)
                         }
-                        return try parts.steps.complete(&instance, &resolution)
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
+                    var instance: Instance
+                    do {
+                        instance = try parts.make()
+                    } catch {
+                        throw parts.rethrow(error)
+                    }
+                    return try parts.steps.complete(&instance, &resolution)
                 }
             }
             if steps.awakes {
                 // No properties: awaking is all that follows (nothing, for the default).
                 return { resolution in
-                    func build(_ resolution: inout Resolution) throws -> Instance {
-                        let instance: Instance
-                        do {
-                            instance = try parts.make()
-                        } catch {
-                            throw parts.rethrow(error)
+                    if parts.steps.reads.mayRead {
+                        return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { _ in
+                            let instance: Instance
+                            do {
+                                instance = try parts.make()
+                            } catch {
+                                throw parts.rethrow(error)
+                            }
+                            instance.awakeFromInjection()
+                            return instance
                         }
-                        instance.awakeFromInjection()
-                        return instance
                     }
-                    if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                    return try build(&resolution)
-                }
-            }
-            return { resolution in
-                func build(_ resolution: inout Resolution) throws -> Instance {
+                    let instance: Instance
                     do {
-                        return try parts.make()
+                        instance = try parts.make()
                     } catch {
                         throw parts.rethrow(error)
                     }
+                    instance.awakeFromInjection()
+                    return instance
                 }
-                if parts.steps.reads.mayRead { return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow, build) }
-                return try build(&resolution)
+            }
+            // Written twice, as the generated arities are: inline where nothing is read where it
+            // stands, and inside the scope `reading` makes current while that may be.
+            return { resolution in
+                if parts.steps.reads.mayRead {
+                    return try parts.steps.reads.reading(&resolution, rethrow: parts.rethrow) { _ in
+                        do {
+                            return try parts.make()
+                        } catch {
+                            throw parts.rethrow(error)
+                        }
+                    }
+                }
+                do {
+                    return try parts.make()
+                } catch {
+                    throw parts.rethrow(error)
+                }
             }
         }
     }

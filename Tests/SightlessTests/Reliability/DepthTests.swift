@@ -45,7 +45,8 @@ private let largeStack = 64 * 1024 * 1024
 /// How deep the chain is that a request resolves on `largeStack`: 10,000 levels, or
 /// `SIGHTLESS_CHAIN_DEPTH`. ThreadSanitizer records each thread's calls on a stack of its own
 /// that holds 65,536 frames and is not checked when it fills up, and a level of the chain nests
-/// 6 frames in a debug build, 7 on its first build: the run under it resolves 5,000 (`.ci/run`).
+/// 6 frames in a debug build, 7 on its first build: the run under it resolves 5,000 (`.ci/run`),
+/// here and in `DeepReleaseTests`.
 private let resolvedChainDepth = getenv("SIGHTLESS_CHAIN_DEPTH").map { String(cString: $0) }.flatMap { Int($0) } ?? 10_000
 /// The default size of a secondary thread on several platforms.
 private let smallStack = 512 * 1024
@@ -207,8 +208,8 @@ struct DeepReleaseTests {
     func resolvedDeepChainReleasedOnSmallStack() async {
         let injector = Locked<Injector?>(nil)
         let resolved = await outcome(stackSize: largeStack) {
-            let built = try Injector(initializerChain(depth: 10_000))
-            #expect(try built.getInstance(linkKey(0)).length == 10_000)
+            let built = try Injector(initializerChain(depth: resolvedChainDepth))
+            #expect(try built.getInstance(linkKey(0)).length == resolvedChainDepth)
             injector.withLock { $0 = built }
         }
         #expect(resolved.returned)
