@@ -79,6 +79,7 @@ struct GraphCompiler {
     /// Every rule, in the order they run: what the modules recorded first, then the graph
     /// discovered from it. The problems of all of them are reported together, in this order.
     static let rules: [any GraphRule] = [
+        InstallCycleRule(),
         DuplicateBindingRule(),
         BoundByParentRule(),
         DuplicateContributionRule(),
