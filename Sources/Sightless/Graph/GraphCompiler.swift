@@ -73,6 +73,7 @@ struct GraphCompiler {
     /// Decides the meaning of every node (`Meaning`), which the rules check and the linker
     /// gives each node. Call once discovery is done, before `validate` and `link`.
     mutating func decide() {
+        graph.settleDynamicOrigins()
         graph.setMeanings(graph.decideMeanings(perChild: perChild))
     }
 
