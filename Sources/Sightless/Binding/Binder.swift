@@ -219,20 +219,106 @@ public final class Binder {
     ///     binder.install(StorageModule())
     /// }
     /// ```
-    public func install(_ module: any Module) {
-        configure(with: module)
+    ///
+    /// A module installed while it is being installed (two modules that install each other,
+    /// or one that installs itself) is not installed again: the injector reports the
+    /// modules' cycle (``InjectionError/Kind/cyclicInstall``), naming each install. A module
+    /// is the same one again when it is of the same type and, if its type is `Equatable`,
+    /// equal; a module of a type that is not `Equatable` is the same one when the same
+    /// `install` call installs it (its file, line and column). A module that installs another
+    /// value of its own type on purpose (a smaller one each time, down to one that installs
+    /// none) is `Equatable`, so that its values are told apart.
+    public func install(_ module: any Module, fileID: String = #fileID, line: Int = #line, column: Int = #column) {
+        // The rest of a module installed a second time is not recorded: see `configure(with:)`.
+        guard droppedLevel == nil else { return }
+        let site = InstallSite(location: SourceLocation(fileID: fileID, line: line), column: column)
+        if let cycle = cycle(closedBy: module, at: site) {
+            installCycles.append(cycle)
+            return
+        }
+        configure(with: module, installedAt: site)
+    }
+
+    /// Where an `install` call is written: its location, and its column, which tells apart two
+    /// calls on one line.
+    struct InstallSite: Equatable {
+        let location: SourceLocation
+        let column: Int
     }
 
     /// The type of the module recording now: what names its contributions (written only
     /// when one is recorded).
     private(set) var recordingModule: (any Module.Type)?
 
-    /// Records `module`'s bindings, with `module` as the one recording them.
-    func configure(with module: any Module) {
+    /// A module being installed: where, and how much was recorded before it.
+    private struct Installing {
+        let module: any Module
+        /// Where `install` was called; `nil` for a module the injector was given.
+        let site: InstallSite?
+        /// The number of entries recorded before the module's own.
+        let start: Int
+    }
+
+    /// The modules being installed, the outermost first.
+    private var installing: [Installing] = []
+    /// The level of `installing` whose recording is dropped when it ends: a module installed
+    /// again, found to be so only once it reinstalled what it installs, whose bindings would be
+    /// recorded twice.
+    private var droppedLevel: Int?
+    /// The modules that install each other, as each cycle was found: every install, the first
+    /// module repeated at the end.
+    private(set) var installCycles: [[InjectionError.Problem.Install]] = []
+
+    /// Records `module`'s bindings, with `module` as the one recording them; `site` is where
+    /// another module installs it, `nil` for a module the injector was given.
+    func configure(with module: any Module, installedAt site: InstallSite? = nil) {
         let outer = recordingModule
         recordingModule = type(of: module)
+        let level = installing.count
+        installing.append(Installing(module: module, site: site, start: entries.count))
         module.configure(self)
+        let start = installing.removeLast().start
+        if droppedLevel == level {
+            entries.removeSubrange(start...)
+            droppedLevel = nil
+        }
         recordingModule = outer
+    }
+
+    /// The cycle `module`, installed at `site`, closes, or `nil` when it is no module being
+    /// installed: its installs, the first module repeated at the end.
+    ///
+    /// A module of an `Equatable` type is found as soon as it is installed again. One of another
+    /// type is told apart only by where it is installed: an install call found again has
+    /// installed its installer a second time. That second installer's recording is then
+    /// dropped (`droppedLevel`), so each module of the cycle is recorded once, and the cycle is
+    /// named from its first install.
+    private func cycle(closedBy module: any Module, at site: InstallSite) -> [InjectionError.Problem.Install]? {
+        let type = Swift.type(of: module)
+        guard let index = installing.lastIndex(where: { installed in
+            guard Swift.type(of: installed.module) == type else { return false }
+            return Self.equal(installed.module, module) ?? (installed.site == site)
+        }) else { return nil }
+        func install(_ installed: Installing) -> InjectionError.Problem.Install {
+            InjectionError.Problem.Install(module: AnyKey(type: Swift.type(of: installed.module), name: nil),
+                                           location: installed.site?.location)
+        }
+        let closing = InjectionError.Problem.Install(module: AnyKey(type: type, name: nil), location: site.location)
+        let installer = installing.count - 1
+        // The installer of the install found again installed the first one of it too: the
+        // same module, a second time.
+        if !(module is any Equatable), index > 0,
+           Swift.type(of: installing[index - 1].module) == Swift.type(of: installing[installer].module) {
+            droppedLevel = installer
+            return installing[(index - 1)...].map(install)
+        }
+        return installing[index...].map(install) + [closing]
+    }
+
+    /// Whether two modules of one type are equal, or `nil` when their type is not `Equatable`.
+    private static func equal(_ first: any Module, _ second: any Module) -> Bool? {
+        guard let first = first as? any Equatable else { return nil }
+        return first.isEqual(to: second)
     }
 
     /// Makes the binding at `index` the start of a binding of another key, still without a
@@ -265,5 +351,12 @@ public final class Binder {
         guard var recipe = entries[index].recipe else { return }
         recipe.closer = closer
         entries[index] = .recipe(recipe)
+    }
+}
+
+private extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
     }
 }

@@ -34,6 +34,9 @@ public struct InjectionError: Error, CustomStringConvertible {
         /// the injector is built), or through closures, providers, `Lazy`, `Factory` or the
         /// injector while one of them is being built.
         case cyclicDependency = "dependency cycle"
+        /// Modules install each other (or one installs itself) while they are being installed,
+        /// so that installing them would never end.
+        case cyclicInstall = "install cycle"
         /// The same key is bound twice.
         case duplicateBinding = "duplicate binding"
         /// A type with dynamic (`Slot.dynamic`) arguments is injected as a dependency,
@@ -110,6 +113,7 @@ public struct InjectionError: Error, CustomStringConvertible {
             case .missingBinding: "missingBinding"
             case .incompleteBinding: "incompleteBinding"
             case .cyclicDependency: "cyclicDependency"
+            case .cyclicInstall: "cyclicInstall"
             case .duplicateBinding: "duplicateBinding"
             case .dynamicDependency: "dynamicDependency"
             case .factoryArguments: "factoryArguments"

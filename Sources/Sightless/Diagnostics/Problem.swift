@@ -165,6 +165,28 @@ extension InjectionError.Problem {
         public var description: String { "\(type) (\(location))" }
     }
 
+    /// One install of modules that install each other: the module installed, and where
+    /// `binder.install(…)` installs it.
+    ///
+    /// ```swift
+    /// print(install)   // StorageModule (installed at App/NetworkModule.swift:4)
+    /// ```
+    public struct Install: Sendable, Hashable, CustomStringConvertible {
+        /// The module's type, as a key with no name.
+        public let module: AnyKey
+        /// Where `binder.install(…)` is written; `nil` for a module the injector was given.
+        public let location: SourceLocation?
+
+        init(module: AnyKey, location: SourceLocation?) {
+            self.module = module
+            self.location = location
+        }
+
+        /// `StorageModule (installed at App/NetworkModule.swift:4)`, or the module alone when
+        /// the injector was given it.
+        public var description: String { location.map { "\(module) (installed at \($0))" } ?? "\(module)" }
+    }
+
     /// What went wrong, as data: one case per mistake, with the keys, types and declarations
     /// involved. Each case belongs to one ``InjectionError/Kind``.
     ///
@@ -199,6 +221,13 @@ extension InjectionError.Problem {
         /// that need each other, each cycle written from `consumer` through `dependency` and
         /// back to `consumer`.
         case cyclesThrough(consumer: AnyKey, dependency: AnyKey, cycles: [[AnyKey]])
+        /// These modules install each other (or one installs itself), each while it is being
+        /// installed, so that installing them would never end; the first module is repeated at the
+        /// end, and each install says where it is written. A module is the same one again when
+        /// it is of the same type and, if its type is `Equatable`, equal; a module of a type that
+        /// is not `Equatable` is the same one when the same `install` call (file, line and
+        /// column) installs it.
+        case installCycle([Install])
         /// `key` was asked for again while it was being built, through a closure or provider
         /// binding, or through a `Lazy`, `Factory` or the injector inside its own initializer.
         case reentered(key: AnyKey, through: Reentry)
@@ -374,6 +403,7 @@ extension InjectionError.Problem.Detail {
         case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .cyclesThrough, .reentered: .cyclicDependency
+        case .installCycle: .cyclicInstall
         case .boundTwice, .reservedKey, .boundByParent, .providedBoundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
@@ -422,7 +452,7 @@ extension InjectionError.Problem.Detail {
              .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
-        case .processInjectorChosen: nil
+        case .processInjectorChosen, .installCycle: nil
         case .cyclesThrough(let consumer, _, _): consumer
         case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target

@@ -132,6 +132,14 @@ enum ProblemText {
         case .cyclesThrough(let consumer, let dependency, let cycles):
             let written = cycles.map { $0.map(\.description).joined(separator: " → ") }.joined(separator: "; ")
             return "\(consumer) needs \(dependency), and that one dependency closes \(cycles.count) cycles of types that need each other to be built: \(written)."
+        case .installCycle(let installs):
+            let written = installs.map(\.module.description).joined(separator: " → ")
+            let steps = zip(installs, installs.dropFirst()).map { installer, installed in
+                let what = installer.module == installed.module ? "itself" : installed.module.description
+                return "\(installer.module) installs \(what) at \(place(installed.location))"
+            }
+            let who = installs.count <= 2 ? "this module installs itself, so installing it" : "these modules install each other, so installing them"
+            return "\(written): \(who) would never end. \(steps.joined(separator: "; "))."
         case .reentered(let key, .closure):
             return "\(key) needs itself while it is being built, through a closure or provider binding."
         case .reentered(let key, .singleton):
@@ -277,6 +285,12 @@ enum ProblemText {
             return canConform ? finish + ", or, if \(key.typeName) is a class or struct, make it conform to Injectable." : finish + "."
         case .cycle:
             return "Break the cycle: inject one of these as Lazy<…> or Factory<…>, which builds it only when asked, or remove one of the dependencies."
+        case .installCycle(let installs):
+            guard let first = installs.first, installs.allSatisfy({ $0.module == first.module }) else {
+                return "Install each module once: remove the install that leads back, and where the modules' bindings are needed together, install them side by side in a module above them, or pass them to Injector(modules:)."
+            }
+            let type = first.module.typeName
+            return "Remove the install of \(type) from its own configure(_:). A module that installs another value of its type on purpose (one that installs a smaller one, down to none) is told apart from it by value when \(type) is Equatable."
         case .cyclesThrough(let consumer, let dependency, _):
             let type = dependency.typeName
             return "Break that one dependency, which every one of these cycles goes through: inject \(type) into \(consumer) as Lazy<\(type)> or Factory<\(type)>, which builds it only when asked, or let \(consumer) not need \(dependency)."

@@ -26,20 +26,23 @@ extension BindingGraph {
             if case .alias = recipe.source { anyAlias = true }
             meanings.append(Meaning(owner: owner, isolation: recipe.isolation, awaited: awaited, reentry: reentry))
         }
-        // An alias is built where its target is, through any chain of aliases.
-        var changed = anyAlias
-        while changed {
-            changed = false
+        // An alias is built where its target is, through any chain of aliases: found for every
+        // alias at once, since passes to a fixed point would take one per alias of a chain.
+        if anyAlias {
+            let isolatedAt = chainEnds { node in
+                if meanings[node].isolation != nil { return .end(node) }
+                guard case .alias? = nodes[node].recipe?.source, let target = nodes[node].edges.first?.target else {
+                    return .end(nil)
+                }
+                return .next(target)
+            }
             for index in nodes.indices where meanings[index].isolation == nil {
-                guard case .alias? = nodes[index].recipe?.source, let target = nodes[index].edges.first?.target,
-                      let isolation = meanings[target].isolation else { continue }
-                meanings[index].isolation = isolation
-                changed = true
+                if let isolated = isolatedAt[index] { meanings[index].isolation = meanings[isolated].isolation }
             }
         }
         // A node needs `await` when a dependency it builds at once does. Without one node that
         // needs `await`, none does: no pass over the edges.
-        changed = anyAwaited
+        var changed = anyAwaited
         while changed {
             changed = false
             for index in nodes.indices where meanings[index].awaited == nil {

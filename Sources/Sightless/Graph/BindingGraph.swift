@@ -206,21 +206,94 @@ struct BindingGraph: Sendable {
 
     /// The node whose own dynamic arguments a request for `node` brings: `node` itself, or
     /// for an alias (or a wrapper built at once), the node it leads to; `nil` when an alias
-    /// leads nowhere or around a cycle.
+    /// leads nowhere or around a cycle. Read from `dynamicOrigins` once the graph is decided;
+    /// walked otherwise.
     private func dynamicOrigin(of node: Int) -> Int? {
+        if dynamicOrigins.count == nodes.count {
+            let origin = dynamicOrigins[node]
+            return origin < 0 ? nil : Int(origin)
+        }
         var current = node
         // A walk longer than the graph has nodes went around a cycle: counted rather than
         // remembered, so that no walk allocates.
         for _ in 0...nodes.count {
-            guard let recipe = nodes[current].recipe else { return current }
-            switch recipe.source {
-            case .alias: break
-            case .wrapper where nodes[current].edges.first?.isDeferred == false: break
-            default: return current
+            switch dynamicStep(from: current) {
+            case .end(let origin): return origin
+            case .next(let target): current = target
             }
-            guard let target = nodes[current].edges.first?.target else { return nil }
-            current = target
         }
         return nil
+    }
+
+    /// One step of the walk to a node's dynamic origin.
+    private func dynamicStep(from node: Int) -> ChainStep {
+        guard let recipe = nodes[node].recipe else { return .end(node) }
+        switch recipe.source {
+        case .alias: break
+        case .wrapper where nodes[node].edges.first?.isDeferred == false: break
+        default: return .end(node)
+        }
+        guard let target = nodes[node].edges.first?.target else { return .end(nil) }
+        return .next(target)
+    }
+
+    /// The dynamic origin of every node (`dynamicOrigin(of:)`), found for all of them at once
+    /// (`chainEnds`): walked one node at a time, a chain of aliases, each bound to the next, is
+    /// walked again from each of its aliases, in time quadratic in its length. Set by
+    /// `GraphCompiler.decide()`, once discovery is done; `-1` for none.
+    private(set) var dynamicOrigins: [Int32] = []
+
+    mutating func settleDynamicOrigins() {
+        dynamicOrigins = chainEnds(dynamicStep).map { Int32($0 ?? -1) }
+    }
+
+    /// Where a walk goes from a node: it ends (at a node, or nowhere), or goes on to the next.
+    enum ChainStep {
+        case end(Int?)
+        case next(Int)
+    }
+
+    /// For every node, where a walk that takes `step` from it ends, found in time linear in the
+    /// graph: a walk stops at the first node whose end is known, and every node it went through
+    /// takes that end, so that each node is walked once, however long the chains (of aliases,
+    /// each bound to the next) that go through it. A walk that comes back to a node it went
+    /// through ends nowhere, as a walk around a cycle does.
+    func chainEnds(_ step: (Int) -> ChainStep) -> [Int?] {
+        // What is known of each node: not walked yet, on the walk under way, or its end.
+        enum Known { case unknown, walking, end(Int?) }
+        var known = [Known](repeating: .unknown, count: nodes.count)
+        var walked: [Int] = []
+        for start in nodes.indices {
+            guard case .unknown = known[start] else { continue }
+            var current = start
+            var end: Int?
+            walk: while true {
+                switch known[current] {
+                case .end(let found):
+                    end = found
+                    break walk
+                case .walking:
+                    end = nil
+                    break walk
+                case .unknown:
+                    switch step(current) {
+                    case .end(let found):
+                        known[current] = .end(found)
+                        end = found
+                        break walk
+                    case .next(let target):
+                        known[current] = .walking
+                        walked.append(current)
+                        current = target
+                    }
+                }
+            }
+            for node in walked { known[node] = .end(end) }
+            walked.removeAll(keepingCapacity: true)
+        }
+        return known.map { known in
+            if case .end(let end) = known { return end }
+            return nil
+        }
     }
 }

@@ -73,12 +73,14 @@ struct GraphCompiler {
     /// Decides the meaning of every node (`Meaning`), which the rules check and the linker
     /// gives each node. Call once discovery is done, before `validate` and `link`.
     mutating func decide() {
+        graph.settleDynamicOrigins()
         graph.setMeanings(graph.decideMeanings(perChild: perChild))
     }
 
     /// Every rule, in the order they run: what the modules recorded first, then the graph
     /// discovered from it. The problems of all of them are reported together, in this order.
     static let rules: [any GraphRule] = [
+        InstallCycleRule(),
         DuplicateBindingRule(),
         BoundByParentRule(),
         DuplicateContributionRule(),
@@ -212,6 +214,19 @@ struct GraphCompiler {
         return add(wrapper.requestRecipe(name: key.name), parent: parent)
     }
 
+    /// The node of the target of a `Lazy` or `Factory`: what builds `key`, or the wrapper that
+    /// builds it from what it wraps (`T?`, or an inner `Lazy` or `Factory`). For an optional
+    /// `Lazy` or `Factory` (`Lazy<Lazy<T>>?`), `nil` when nothing builds the innermost `T`, as it is
+    /// for a `Lazy<T>?`: its wrappers are made only when that one can be built.
+    private mutating func deferredTarget(_ key: AnyKey, parent: Int, optional: Bool) -> Int? {
+        if optional, self.node(for: key, parent: parent) == nil,
+           let inner = DependencyTraits.of(key.type).deferredTarget,
+           deferredTarget(AnyKey(type: inner, name: key.name), parent: parent, optional: true) == nil {
+            return nil
+        }
+        return nodeOrWrapper(for: key, parent: parent, anyWrapper: true)
+    }
+
     private mutating func add(_ recipe: Recipe, parent: Int?) -> Int {
         let node = graph.add(recipe.key, recipe: recipe, parent: parent)
         pending.append(node)
@@ -234,9 +249,10 @@ struct GraphCompiler {
                 if let target = direct {
                     edges.append(.init(dependencyIndex: position, target: target, throughWrapped: false))
                 } else if let deferred = dependency.deferredKey {
-                    // A `Lazy<T?>` or `Factory<T?>` builds `T?` as a request of it would.
+                    // A `Lazy<T?>` or `Factory<T?>` builds `T?` as a request of it would, and a
+                    // `Lazy<Lazy<T>>` or `Lazy<Factory<T, …>>` its inner wrapper, from `T`.
                     edges.append(.init(dependencyIndex: position,
-                                       target: nodeOrWrapper(for: deferred, parent: node, anyWrapper: false),
+                                       target: deferredTarget(deferred, parent: node, optional: dependency.isOptional),
                                        throughWrapped: false, isDeferred: true))
                 } else if let wrapped = dependency.wrappedKey.map({ served?[$0] ?? $0 }) {
                     // A `T??` unwraps one level at a time, requested or as an argument alike:

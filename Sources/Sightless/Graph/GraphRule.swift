@@ -71,11 +71,15 @@ struct RecordedElements: Sendable {
     private(set) var observers: [@Sendable (InstanceEvent) -> Void] = []
     /// Every key declared as an entry point, with where it was declared, in order.
     private(set) var entryPoints: [(key: AnyKey, location: SourceLocation)] = []
+    /// The modules found installing each other, the modules' first: each cycle's installs, the
+    /// first module repeated at the end (`Binder.installCycles`).
+    private(set) var installCycles: [[InjectionError.Problem.Install]] = []
 
     init() {}
 
     /// The elements of `modules`, then those of `overrides`.
     init(modules: Binder, overrides: Binder) {
+        installCycles = modules.installCycles + overrides.installCycles
         let own = modules.elements, replacing = overrides.elements
         entries.reserveCapacity(own.count + replacing.count)
         moduleRecipes.reserveCapacity(own.count)

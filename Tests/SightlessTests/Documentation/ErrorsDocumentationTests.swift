@@ -108,6 +108,18 @@ private enum Examples {
         nonisolated static let initializer = Initializer(InboxModel.init, fileID: "App/InboxModel.swift", line: 4)
     }
 
+    struct NetworkModule: Module {
+        func configure(_ binder: Binder) {
+            binder.install(StorageModule(), fileID: "App/NetworkModule.swift", line: 3)
+        }
+    }
+
+    struct StorageModule: Module {
+        func configure(_ binder: Binder) {
+            binder.install(NetworkModule(), fileID: "App/StorageModule.swift", line: 3)
+        }
+    }
+
     final class Badge: Injectable {
         init(count: Int) {}
         static let initializer = Initializer<Badge>([.inject(Garage.self)], fileID: "App/Badge.swift", line: 4) { arguments in
@@ -202,6 +214,8 @@ private func error(of kind: InjectionError.Kind) throws -> InjectionError? {
         return nil
     case .cyclicDependency:
         return caught { _ = try Injector(Bindings { $0.bind(Parent.self, fileID: "App/AppModule.swift", line: 5) }) }
+    case .cyclicInstall:
+        return caught { _ = try Injector(modules: [Examples.NetworkModule()]) }
     case .duplicateBinding:
         return caught {
             _ = try Injector(modules: [

@@ -178,6 +178,23 @@ struct ScaleTests {
         #expect(error?.path == [99_997, 99_998, 99_999, 99_997].map { linkKey($0).erased })
     }
 
+    @Test("a chain of 100,000 aliases, each bound to the next, compiles and resolves on a 512 KiB stack")
+    func longAliasChain() async {
+        let length = Locked(0)
+        let thrown = await outcome(stackSize: smallStack) {
+            let injector = try Injector(Bindings { binder in
+                for index in 0..<99_999 {
+                    binder.bind(linkKey(index)).to(linkKey(index + 1))
+                }
+                binder.bind(linkKey(99_999)).to(instance: Link(length: 1))
+            })
+            let first = try injector.getInstance(linkKey(0))
+            length.withLock { $0 = first.length }
+        }
+        #expect(thrown.returned)
+        #expect(length.withLock { $0 } == 1)
+    }
+
     @Test("a missing key at the end of a 100,000-key chain is reported with its whole path")
     func missingAtEndOfLargeGraph() async {
         let thrown = await outcome(stackSize: smallStack) {

@@ -6,9 +6,14 @@
 struct TypeMismatchRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph
+        guard graph.nodes.indices.contains(where: { Self.isAlias(graph.nodes[$0].recipe) }) else { return [] }
+        // The node each alias's values come from, found for every alias at once: walked from
+        // each alias, a chain of aliases, each bound to the next, would cost the square of its
+        // length.
+        let built = graph.chainEnds { node in Self.step(from: node, in: graph) }
         return graph.nodes.indices.compactMap { index in
             guard let recipe = graph.nodes[index].recipe, case .alias(let targetKey) = recipe.source,
-                  let concrete = concreteType(reachedFrom: index, in: graph),
+                  let origin = built[index], let concrete = graph.nodes[origin].recipe?.concreteType,
                   !recipe.accepts(concrete) else { return nil }
             return InjectionError.Problem(
                 .aliasTarget(key: graph.nodes[index].key, target: targetKey, actual: AnyKey(type: concrete, name: nil)),
@@ -16,20 +21,17 @@ struct TypeMismatchRule: GraphRule {
         }
     }
 
-    /// The concrete type of the values an alias ends up with, when it is known.
-    private func concreteType(reachedFrom alias: Int, in graph: BindingGraph) -> Any.Type? {
-        var current = alias
-        // A walk longer than the graph has nodes went around a cycle: counted rather than
-        // remembered, so that no walk allocates.
-        for _ in 0...graph.nodes.count {
-            guard let edge = graph.nodes[current].edges.first, !edge.throughWrapped,
-                  let target = edge.target, let recipe = graph.nodes[target].recipe else { return nil }
-            if case .alias = recipe.source {
-                current = target
-                continue
-            }
-            return recipe.concreteType
-        }
-        return nil
+    private static func isAlias(_ recipe: Recipe?) -> Bool {
+        if case .alias? = recipe?.source { return true }
+        return false
+    }
+
+    /// One step from an alias towards the node that builds its values: its target, or, when the
+    /// target is an alias too, on to it. A node that is no alias, or whose target is not known
+    /// (reached through an optional, or a node compiled before), leads nowhere.
+    private static func step(from node: Int, in graph: BindingGraph) -> BindingGraph.ChainStep {
+        guard isAlias(graph.nodes[node].recipe), let edge = graph.nodes[node].edges.first, !edge.throughWrapped,
+              let target = edge.target, let recipe = graph.nodes[target].recipe else { return .end(nil) }
+        return isAlias(recipe) ? .next(target) : .end(target)
     }
 }
