@@ -53,7 +53,9 @@ struct CurrentInjection: Sendable {
 final class BuildReads: Sendable {
     /// The injector the value is built for, which its reads resolve from.
     let injector: Injector
-    private let failures = ReportedReads()
+    /// Made on the first failure: most builds fail none, and a first build of every node makes
+    /// one of these (a chain of 50,000 closures asking for new keys makes 50,000).
+    private let failures = AtomicLazyReference<ReportedReads>()
     private let reads = Atomic<Bool>(false)
 
     init(injector: Injector) {
@@ -67,10 +69,12 @@ final class BuildReads: Sendable {
     var sawReads: Bool { reads.load(ordering: .relaxed) }
 
     /// Records a read's failure, thrown by the build.
-    func fail(_ error: InjectionError) { failures.report(error) }
+    func fail(_ error: InjectionError) {
+        (failures.load() ?? failures.storeIfNil(ReportedReads())).report(error)
+    }
 
     /// The failures recorded, in the order the reads were made, as one error.
-    var thrownFailures: InjectionError? { failures.thrown }
+    var thrownFailures: InjectionError? { failures.load()?.thrown }
 }
 
 /// Failures of reads where they stand, kept to be thrown together: by a build, of its reads;
