@@ -52,10 +52,11 @@ struct RegressionCrossInjectorRecursionTests {
     }
 
     @Test("two injectors whose closures ask each other for ever new keys end in tooDeep, not a crash")
-    func closuresAskingEachOtherForNewKeys() {
+    func closuresAskingEachOtherForNewKeys() async {
         // 100,000 keys compiled and first built: seconds alone under ThreadSanitizer, minutes
-        // beside the rest of the suite on two cores; a hang would still be caught.
-        let outcome = regressionRun(stackSize: regressionSmallStack, timeout: 600) {
+        // beside the rest of the suite on two cores, waited for off the cooperative pool; a
+        // hang would still be caught.
+        let outcome = await regressionRunOffPool(stackSize: regressionSmallStack, timeout: 600) {
             let toB = CrossInjector.Peer(), toA = CrossInjector.Peer()
             let a = try Injector(CrossInjector.countingDown(from: 50_000, peer: toB))
             let b = try Injector(CrossInjector.countingDown(from: 50_000, peer: toA))

@@ -46,6 +46,20 @@ func regressionRun(
     regressionRunAll(count: 1, stackSize: stackSize, timeout: seconds) { _ in try body() }[0]
 }
 
+/// `regressionRun` for an async test: the wait is a thread of its own, not one of the few threads
+/// of the cooperative pool that every async test of the suite shares, which a body that runs for
+/// minutes under a sanitizer would hold, stalling the rest of the suite.
+func regressionRunOffPool(
+    stackSize: Int = regressionMainStack, timeout seconds: Double = 60,
+    _ body: @escaping @Sendable () throws -> Void
+) async -> RegressionOutcome {
+    await withCheckedContinuation { continuation in
+        regressionStartDetached(stackSize: 512 * 1024) {
+            continuation.resume(returning: regressionRun(stackSize: stackSize, timeout: seconds, body))
+        }
+    }
+}
+
 /// Runs `body(index)` on `count` new detached threads that start together, each with a stack of
 /// `stackSize` bytes, and waits up to `seconds` for all of them. The outcomes are in thread order;
 /// a thread still running at the deadline gives `timedOut`.
