@@ -97,9 +97,12 @@ final class ReportedReads: Sendable {
 /// nothing bound from then on.
 @usableFromInline
 final class StandingReadsPresence: Sendable {
-    private static let unknown: UInt8 = 0, present: UInt8 = 1, absent: UInt8 = 2
-    /// 0: not known yet; 1: its values read; 2: they read nothing.
-    @usableFromInline let state = Atomic<UInt8>(StandingReadsPresence.unknown)
+    private static let unknown = 0, present = 1, absent = 2
+    /// 0: not known yet; 1: its values read; 2: they read nothing. An `Atomic<Int>`, as the
+    /// injector's own counters are: the runtime has made its metadata before any node is linked,
+    /// where an `Atomic<UInt8>` made it then, checking its conformance on the stack of the
+    /// thread compiling (more than a 64 KiB thread holds under AddressSanitizer).
+    @usableFromInline let state = Atomic<Int>(StandingReadsPresence.unknown)
 
     @usableFromInline
     init() {}
