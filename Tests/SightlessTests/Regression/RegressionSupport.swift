@@ -41,9 +41,10 @@ struct RegressionOutcome: Sendable, CustomStringConvertible {
 /// stopped), and the outcome says `timedOut`.
 func regressionRun(
     stackSize: Int = regressionMainStack, timeout seconds: Double = 60,
+    progress: @escaping @Sendable () -> UInt64 = { 0 },
     _ body: @escaping @Sendable () throws -> Void
 ) -> RegressionOutcome {
-    regressionRunAll(count: 1, stackSize: stackSize, timeout: seconds) { _ in try body() }[0]
+    regressionRunAll(count: 1, stackSize: stackSize, timeout: seconds, progress: progress) { _ in try body() }[0]
 }
 
 /// `regressionRun` for an async test: the wait is a thread of its own, not one of the few threads
@@ -51,11 +52,12 @@ func regressionRun(
 /// minutes under a sanitizer would hold, stalling the rest of the suite.
 func regressionRunOffPool(
     stackSize: Int = regressionMainStack, timeout seconds: Double = 60,
+    progress: @escaping @Sendable () -> UInt64 = { 0 },
     _ body: @escaping @Sendable () throws -> Void
 ) async -> RegressionOutcome {
     await withCheckedContinuation { continuation in
         regressionStartDetached(stackSize: 512 * 1024) {
-            continuation.resume(returning: regressionRun(stackSize: stackSize, timeout: seconds, body))
+            continuation.resume(returning: regressionRun(stackSize: stackSize, timeout: seconds, progress: progress, body))
         }
     }
 }
@@ -63,17 +65,28 @@ func regressionRunOffPool(
 /// Runs `body(index)` on `count` new detached threads that start together, each with a stack of
 /// `stackSize` bytes, and waits up to `seconds` for all of them. The outcomes are in thread order;
 /// a thread still running at the deadline gives `timedOut`.
+///
+/// A body that does many small pieces of work reports how far it is with `progress`: each change
+/// of its value starts the `seconds` again, so the watchdog catches one piece that hangs, not a
+/// run that a loaded machine or a sanitizer makes slow.
 func regressionRunAll(
     count: Int, stackSize: Int = regressionMainStack, timeout seconds: Double,
+    progress: @escaping @Sendable () -> UInt64 = { 0 },
     _ body: @escaping @Sendable (Int) throws -> Void
 ) -> [RegressionOutcome] {
     let shared = RegressionThreads(count: count, body: body)
     for index in 0..<count {
         regressionStartDetached(stackSize: stackSize) { shared.run(index) }
     }
-    let deadline = regressionNow() + seconds
+    var deadline = regressionNow() + seconds
+    var seen = progress()
     while shared.finished.load(ordering: .acquiring) < count, regressionNow() < deadline {
         usleep(5_000)
+        let now = progress()
+        if now != seen {
+            seen = now
+            deadline = regressionNow() + seconds
+        }
     }
     return shared.outcomes.withLock { outcomes in
         outcomes.map { $0 ?? RegressionOutcome(timedOut: true) }

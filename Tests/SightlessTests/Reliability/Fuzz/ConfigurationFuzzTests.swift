@@ -23,6 +23,8 @@ private let fzCaseCount: UInt64 = 3_000
 private let fzStackSize = 512 * 1024
 /// The work one case may do (requests, Lazy.get, Factory.make made by its bindings).
 private let fzFuel = 300
+/// How long one case may run before the watchdog calls it a hang: each case takes milliseconds,
+/// and the whole run minutes under a sanitizer on a loaded machine.
 private let fzWatchdogSeconds = 120.0
 
 private func fzEnvironment(_ name: String) -> UInt64? {
@@ -137,6 +139,8 @@ private final class FzRun: Sendable {
     let seeds: [UInt64]
     let verbose: Bool
     let current = Atomic<UInt64>(0)
+    /// How many cases have started: the watchdog's measure of progress.
+    let started = Atomic<UInt64>(0)
     let tally = Locked(FzTally())
     init(seeds: [UInt64], verbose: Bool) {
         self.seeds = seeds
@@ -147,7 +151,7 @@ private final class FzRun: Sendable {
 @Suite("Configuration fuzz")
 struct ConfigurationFuzzTests {
     @Test("every request of a random module configuration ends in a value or an InjectionError, never a crash or a hang")
-    func randomConfigurations() {
+    func randomConfigurations() async {
         let seeds: [UInt64]
         if let seed = fzEnvironment("SIGHTLESS_SEED") {
             seeds = [seed]
@@ -158,12 +162,16 @@ struct ConfigurationFuzzTests {
         let run = FzRun(seeds: seeds, verbose: seeds.count == 1)
         FzCrashReporter.install()
         defer { FzCrashReporter.uninstall() }
-        let outcome = regressionRun(stackSize: fzStackSize, timeout: fzWatchdogSeconds) {
+        let outcome = await regressionRunOffPool(
+            stackSize: fzStackSize, timeout: fzWatchdogSeconds,
+            progress: { run.started.load(ordering: .relaxed) }
+        ) {
             let alternateStack = FzCrashReporter.adoptThread()
             defer { FzCrashReporter.leaveThread(alternateStack) }
             var tally = FzTally()
             for seed in run.seeds {
                 run.current.store(seed, ordering: .relaxed)
+                run.started.add(1, ordering: .relaxed)
                 FzCrashReporter.setMessage("\nconfiguration fuzz: crashed in the case of seed \(seed); \(fzReplay(seed))\n")
                 fzRunCase(seed, into: &tally, verbose: run.verbose)
             }
@@ -171,7 +179,7 @@ struct ConfigurationFuzzTests {
         }
         if outcome.timedOut {
             let seed = run.current.load(ordering: .relaxed)
-            Issue.record("the fuzz run did not finish within \(Int(fzWatchdogSeconds)) s; it was in the case of seed \(seed): a hang. \(fzReplay(seed))")
+            Issue.record("the case of seed \(seed) did not finish within \(Int(fzWatchdogSeconds)) s: a hang. \(fzReplay(seed))")
             return
         }
         let tally = run.tally.withLock { $0 }
