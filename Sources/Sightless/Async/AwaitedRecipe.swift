@@ -297,7 +297,7 @@ extension Recipe {
                 if let ready, ready(), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 // Built for the injector that owns the binding, as a synchronous singleton is.
                 let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
-                return try await storage.awaitInstance(request.injector.builds) {
+                return try await storage.awaitInstance {
                     Transfer(try await recorded(dependency))
                 }
             }
@@ -318,7 +318,7 @@ extension Recipe {
                 if let ready, ready(), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
-                return try await kept.of(request.injector).awaitInstance(request.injector.builds) {
+                return try await kept.of(request.injector).awaitInstance {
                     Transfer(try await recorded(dependency))
                 }
             }

@@ -31,7 +31,7 @@ extension Lazy {
             } else {
                 let storage = storage
                 kept = { request in
-                    try await storage.awaitInstance(request.injector.builds) { Transfer(try await plan(request)) }
+                    try await storage.awaitInstance { Transfer(try await plan(request)) }
                 }
             }
             do {

@@ -9,9 +9,10 @@ extension InstanceStorage {
     /// for the others; a cancelled caller still waits for it and receives its outcome. A failed
     /// build stores nothing: the next caller builds again.
     func awaitInstance<Value>(
-        _ coordinator: BuildCoordinator, build: @escaping @Sendable () async throws -> Transfer<Value>
+        build: @escaping @Sendable () async throws -> Transfer<Value>
     ) async throws -> Value {
         if let value = existing(as: Value.self) { return value }
+        let coordinator = BuildCoordinator.process
         // The awaited build this code runs in, if any: it waits for this storage's build, which
         // must not wait for it in turn (`BuildCoordinator.beginAwaitedWait`).
         let waiter = AwaitedReentry.building
@@ -79,7 +80,7 @@ extension InstanceStorage {
             }
             break
         }
-        guard let value = existing(as: Value.self) else { throw missing(in: coordinator) }
+        guard let value = existing(as: Value.self) else { throw missing() }
         return value
     }
 }

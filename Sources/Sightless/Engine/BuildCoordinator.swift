@@ -1,7 +1,13 @@
 import Synchronization
 
-/// Decides, for the instance storages of one injector, which thread builds an instance first,
+/// Decides, for every instance storage of the process, which thread builds an instance first,
 /// and lets the others wait for it, without ever waiting in a circle.
+///
+/// There is one coordinator, `process`, and its lock guards the build state of every storage
+/// (`InstanceStorage`'s `builder`, `sealed`, `awaitedBuild`): a storage belongs to no injector
+/// alone, since a custom scope may hand one storage to the injectors of several families, and
+/// a thread of one family may wait for a build another family's thread runs. Only the first
+/// build of each instance and a shutdown take the lock.
 ///
 /// A thread that finds an instance being built by another thread waits for it, unless that
 /// thread is itself waiting, directly or through others, for an instance this thread is
@@ -14,17 +20,14 @@ import Synchronization
 /// (`InstanceStorage.awaitInstance`); the same rule holds between those builds: a build that
 /// would wait for a build that waits, directly or through others, for it fails with a cycle
 /// error instead.
-@usableFromInline
 final class BuildCoordinator: Sendable {
-    /// How many injectors of the family that made a child or a template have been shut down:
-    /// while none has, a request of a child need not ask its parents whether one was.
-    @usableFromInline let parentShutdowns = Atomic<Int>(0)
-    /// The family's draining shutdowns, and the tasks waiting for its `withChild` bodies.
-    let drain = Drain()
+    /// The coordinator of every storage of the process.
+    static let process = BuildCoordinator()
+
     /// The bookkeeping of who waits for whom, and the lock of the storages' build state.
     private let monitor = Monitor(Waits())
 
-    init() {}
+    private init() {}
 
     enum Turn {
         /// The instance exists: read it.
@@ -94,7 +97,8 @@ extension BuildCoordinator {
     struct Waits {
         /// The storage each waiting thread waits for.
         var waiting: [UInt: InstanceStorage] = [:]
-        /// How many instances this family of injectors has stored: the order they were created in.
+        /// How many instances the process has stored: the order they were created in, which a
+        /// shutdown closes them against.
         var stored = 0
         /// The awaited builds each awaited build waits for, by the storage of the waiting build:
         /// one entry per wait under way (two branches of one build may wait for one storage).

@@ -83,8 +83,8 @@ public final class Injector: Sendable {
 
     /// Compiles keys on their first request.
     var compilation: any Compilation { graph.compilation }
-    /// Decides which thread builds each instance of a storing scope first (`InjectorGraph`).
-    var builds: BuildCoordinator { graph.builds }
+    /// What the injectors of this injector's family share (`InjectorGraph`).
+    var family: InjectorFamily { graph.family }
     /// The identity of the compiled graph this injector runs (`compilation.owner`).
     @inlinable var owner: CompilationOwner { graph.owner }
     /// The injector a child was made from, kept alive by it.
@@ -93,7 +93,7 @@ public final class Injector: Sendable {
     /// `true` once a parent of this injector (not the injector itself) is shut down; its parents
     /// are asked only once an injector of the family that has children was shut down.
     @inlinable var parentIsShutDown: Bool {
-        graph.builds.parentShutdowns.load(ordering: .relaxed) != 0 && (graph.parent?.isShutDownInFamily ?? false)
+        graph.family.parentShutdowns.load(ordering: .relaxed) != 0 && (graph.parent?.isShutDownInFamily ?? false)
     }
 }
 

@@ -1,5 +1,5 @@
 /// What an injector runs and where it sits in its family: the compiled nodes, the compilation
-/// that compiles keys on their first request, the parent, and the family's build coordinator.
+/// that compiles keys on their first request, the parent, and what the family shares.
 ///
 /// An injector holds its one `InjectorGraph` and nothing else that it shares. Every child a
 /// ``ChildTemplate`` makes shares the template's, so making a child retains one object rather
@@ -14,9 +14,8 @@ final class InjectorGraph: Sendable {
     @usableFromInline let owner: CompilationOwner
     /// The injector a child was made from, kept alive by the child through this graph.
     @usableFromInline let parent: Injector?
-    /// Decides which thread builds each instance of a storing scope first; shared by a whole
-    /// family of injectors, since a child builds its parent's singletons too.
-    @usableFromInline let builds: BuildCoordinator
+    /// What the injectors of the family share: made by the root, handed to each child.
+    @usableFromInline let family: InjectorFamily
     /// For a template's children, where their values lie: held here for as long as a child is.
     let layout: ProvidedLayout?
 
@@ -26,6 +25,6 @@ final class InjectorGraph: Sendable {
         self.compilation = compilation
         owner = compilation.owner
         self.parent = parent
-        builds = parent?.builds ?? BuildCoordinator()
+        family = parent?.family ?? InjectorFamily()
     }
 }

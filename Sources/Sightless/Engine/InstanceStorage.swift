@@ -28,10 +28,12 @@ public final class InstanceStorage {
     /// The instance, published once it is built; requests find the cell in the node index and
     /// read it directly (`InstanceCell`).
     @usableFromInline let stored: InstanceCell
-    /// The thread building the instance, or 0. Guarded by the injector's `BuildCoordinator`.
+    /// The thread building the instance, or 0. Guarded by `BuildCoordinator.process`, the lock
+    /// of every storage's build state: a storage a custom scope shares between families of
+    /// injectors is then guarded by one lock whichever family's thread builds.
     var builder: UInt = 0
-    /// When the instance was stored, among the instances of the injector's family (from 1);
-    /// written under the coordinator's lock.
+    /// When the instance was stored, among the instances of the process (from 1); written
+    /// under the coordinator's lock.
     var creation = 0
     /// How the binding closes the instance (`onShutdown`), in place of its own `close()`; set
     /// when the binding is linked, before any request can reach the storage.
@@ -40,11 +42,10 @@ public final class InstanceStorage {
     private var bound: BoundCloser?
 
     /// `true` once the injector that keeps the instance is shut down: an instance built after
-    /// that is not stored, and its builder closes it. Guarded by the injector's
-    /// `BuildCoordinator`.
+    /// that is not stored, and its builder closes it. Guarded by `BuildCoordinator.process`.
     var sealed = false
     /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
-    /// Guarded by the injector's `BuildCoordinator`.
+    /// Guarded by `BuildCoordinator.process`.
     var awaitedBuild: Task<Void, any Error>?
     /// `true` while `awaitedBuild` runs, read with no lock: a synchronous build of the instance
     /// would find it under way and fail, so the instance is not ready for one then.
@@ -115,7 +116,7 @@ public final class InstanceStorage {
     private func create<Value>(
         _ resolution: inout Resolution, build: Plan<Value>, whileAwaited: (@Sendable () -> InjectionError)? = nil
     ) throws -> Value {
-        let coordinator = resolution.injector.builds
+        let coordinator = BuildCoordinator.process
         switch coordinator.claim(self, thread: currentThread()) {
         case .built:
             break
@@ -145,7 +146,7 @@ public final class InstanceStorage {
             guard kept else { throw Self.builtAfterShutDown(value, key: key, closer: closer) }
             return value
         }
-        guard let value = existing(as: Value.self) else { throw missing(in: coordinator) }
+        guard let value = existing(as: Value.self) else { throw missing() }
         return value
     }
 }
@@ -171,8 +172,8 @@ extension InstanceStorage {
     /// stored before is no longer found by any request and is returned, to be closed by the
     /// shutdown if it is ``Closable`` or ``AsyncClosable`` or its binding closes it; one built
     /// after is closed by its builder, and a build not begun yet is refused.
-    static func retire(_ storages: [InstanceStorage], in coordinator: BuildCoordinator) -> [ClosingValue] {
-        coordinator.withLock {
+    static func retire(_ storages: [InstanceStorage]) -> [ClosingValue] {
+        BuildCoordinator.process.withLock {
             var closing: [ClosingValue] = []
             for storage in storages {
                 storage.sealed = true
@@ -190,8 +191,8 @@ extension InstanceStorage {
 
     /// The error of a request that found the instance built, then gone: a shutdown retired it
     /// in between (`injectorShutDown`); anything else would be a defect.
-    func missing(in coordinator: BuildCoordinator) -> InjectionError {
-        guard coordinator.withLock({ sealed }) else {
+    func missing() -> InjectionError {
+        guard BuildCoordinator.process.withLock({ sealed }) else {
             return InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
         }
         return InjectionError(.injectorShutDown(key: key), path: [key])

@@ -69,7 +69,7 @@ public final class ChildTemplate<each Value: Sendable>: Sendable {
 
     @usableFromInline
     func child(_ provided: consuming ChildValues) throws(InjectionError) -> Injector {
-        if graph.builds.parentShutdowns.load(ordering: .relaxed) != 0, parent.isShutDownInFamily {
+        if graph.family.parentShutdowns.load(ordering: .relaxed) != 0, parent.isShutDownInFamily {
             throw parent.shutDownError(AnyKey(type: ChildTemplate<repeat each Value>.self, name: nil))
         }
         let child = Injector(graph: graph, provided: provided)

@@ -40,7 +40,7 @@ extension Injector {
     nonisolated(nonsending)
     public func awaitShutDown(draining timeout: Duration) async throws(InjectionError) -> Int {
         let lifecycle = lifecycle
-        let drain = builds.drain
+        let drain = family.drain
         lifecycle.beginDraining(in: drain)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let drained = await drain.wait(until: { lifecycle.bodiesInFamily == 0 }, deadline: deadline)
@@ -54,7 +54,7 @@ extension Injector {
     /// injector or of one of its parents waits.
     func enterBody(_ key: AnyKey) throws(InjectionError) -> InjectorLifecycle {
         let lifecycle = lifecycle
-        guard lifecycle.enterBody(in: builds.drain) else {
+        guard lifecycle.enterBody(in: family.drain) else {
             throw InjectionError(.shuttingDown(key: key), path: [key])
         }
         return lifecycle
@@ -62,6 +62,6 @@ extension Injector {
 
     /// The body `enterBody` counted in `lifecycle` ended, its child closed.
     func leaveBody(_ lifecycle: InjectorLifecycle) {
-        lifecycle.leaveBody(in: builds.drain)
+        lifecycle.leaveBody(in: family.drain)
     }
 }

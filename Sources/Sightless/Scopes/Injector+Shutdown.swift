@@ -44,8 +44,8 @@ extension Injector {
     func beginShutdown() -> [ClosingValue]? {
         guard !isShutDown.exchange(true, ordering: .sequentiallyConsistent) else { return nil }
         guard let lifecycle = provided.isTemplateChild ? scoped.existing : lifecycle(closingLate: false) else { return nil }
-        if lifecycle.hasChildren { builds.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
-        return lifecycle.close(in: builds)
+        if lifecycle.hasChildren { family.parentShutdowns.add(1, ordering: .sequentiallyConsistent) }
+        return lifecycle.close()
     }
 
     /// The problem of a value whose `close()` threw.
@@ -67,7 +67,7 @@ extension Injector {
         // Made by a request racing a shutdown of the injector, which found none to close: closed
         // here, so that what a scope keeps from now on is sealed, and closed by its builder.
         if closingLate, isShutDown.load(ordering: .sequentiallyConsistent) {
-            for closing in ClosingValue.once(lifecycle.close(in: builds)) { try? closing.closeSynchronously() }
+            for closing in ClosingValue.once(lifecycle.close()) { try? closing.closeSynchronously() }
         }
         return lifecycle
     }

@@ -195,8 +195,9 @@ final class InjectorLifecycle {
     /// Closes this lifecycle and every lifecycle below it, once: returns the values to close,
     /// the children's first (the child registered last first, each child's own children before
     /// it), then this injector's own, newest first. Each storage is sealed and retired under
-    /// `coordinator`'s lock, so that no request finds its value again.
-    func close(in coordinator: BuildCoordinator) -> [ClosingValue] {
+    /// the lock of its build state (`BuildCoordinator.process`), so that no request finds its
+    /// value again.
+    func close() -> [ClosingValue] {
         let (children, storages) = lock.withLocked { () -> ([InjectorLifecycle], [InstanceStorage]) in
             guard !closed else { return ([], []) }
             closed = true
@@ -206,8 +207,8 @@ final class InjectorLifecycle {
             return (children, (table?.seal().compactMap(\.storage) ?? []) + keptStorages)
         }
         var closing: [ClosingValue] = []
-        for child in children { closing += child.close(in: coordinator) }
-        closing += InstanceStorage.retire(storages, in: coordinator).sorted { $0.creation > $1.creation }
+        for child in children { closing += child.close() }
+        closing += InstanceStorage.retire(storages).sorted { $0.creation > $1.creation }
         return closing
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// published pointer is `nil` or the address of an initialized instance of `valueType`, in the
 /// room or allocated by `store`; `retire()` stops publishing it but keeps it alive until
 /// `free()`, since a reader may still hold the address it loaded. `store` and `retire()` are
-/// called only under the lock of the injector's `BuildCoordinator`, which also orders them with
+/// called only under the lock of `BuildCoordinator.process`, which also orders them with
 /// `free()` (the storage's last reference is gone by then), so `retired` and `storedType` are
 /// never written by two threads at once; `storedType` is written before the instance is
 /// published, and is the type the instance was stored as.

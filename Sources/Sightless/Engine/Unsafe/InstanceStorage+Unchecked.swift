@@ -1,5 +1,5 @@
 /// Invariant: `stored` is a cell whose instance is published through an atomic and stored and
-/// retired only under the lock of the injector's `BuildCoordinator` (`InstanceCell`); `builder`,
+/// retired only under the lock of `BuildCoordinator.process` (`InstanceCell`); `builder`,
 /// `awaitedBuild` and `sealed` are read and written only under that lock; `closable`,
 /// `asyncClosable` and `bound` are written under that lock before `stored` publishes the instance, and
 /// `creation` under it just after; a shutdown reads them after it has sealed the storage under
