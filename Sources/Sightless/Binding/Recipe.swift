@@ -152,8 +152,8 @@ struct Recipe: Sendable {
 /// What the linker of one node tells the recipe once its descriptor is linked.
 protocol LinkingNode {
     /// For a value built on an actor only for what it holds (`Meaning.isolatedForBuild`), the
-    /// keys from it to the value isolated there; empty otherwise.
-    var heldIsolated: [AnyKey] { get }
+    /// way from it to the value isolated there; `nil` otherwise.
+    var heldIsolated: HeldIsolation? { get }
     /// The dynamic arguments the node's plans read (or, for an alias, those of its target).
     var dynamicSignature: DynamicSignature? { get }
     /// The dependencies linked so far that need `await`, once per plan handed out.

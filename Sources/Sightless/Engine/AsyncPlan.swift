@@ -297,20 +297,29 @@ struct AwaitedLeaf: Sendable {
     /// Which node's own dependencies the leaf is one of, numbered within one section: two or
     /// more of one node's are awaited at the same time.
     let group: Int
-    /// The nodes between the section's node and the leaf, innermost first: each puts its key on
-    /// the path of the leaf's failure, as it would had it awaited the leaf itself, and on the
-    /// path an observer is told of the leaf's build.
-    let through: [Through]
+    /// The first node between the section's node and the leaf (one of the section's node's own
+    /// dependencies), and which of its leaves this one is; `nil` for a leaf that is one of them.
+    /// The nodes between put their keys on the path of the leaf's failure, as each would had
+    /// it awaited the leaf itself, and on the path an observer is told of the leaf's build.
+    ///
+    /// One step, not the whole way: the nodes of a long chain (of aliases, say) each have the
+    /// leaf at its end, and a way copied into each would grow with the chain, for every node of
+    /// it. The way is walked only when a failure or an observer needs it.
+    let via: (node: AnyNode, leaf: Int)?
 
-    /// One node between a section's node and a leaf: its key, and how it puts that key on the
-    /// path of a failure of the leaf.
-    struct Through: Sendable {
-        let key: AnyKey
-        let rethrow: @Sendable (any Error) -> InjectionError
+    /// The nodes between the section's node and the leaf, outermost first.
+    private var between: [AnyNode] {
+        var nodes: [AnyNode] = []
+        var step = via
+        while let (node, leaf) = step {
+            nodes.append(node)
+            step = node.awaitedLeaves[leaf].via
+        }
+        return nodes
     }
 
     /// The keys of the nodes between the section's node and the leaf, outermost first.
-    var keys: [AnyKey] { through.reversed().map(\.key) }
+    var keys: [AnyKey] { between.map(\.key) }
 
     /// The leaves a section of a node with these dependencies that need `await` awaits, in the
     /// order its plans read them.
@@ -319,14 +328,12 @@ struct AwaitedLeaf: Sendable {
         var nextGroup = 1
         for dependency in dependencies {
             guard !dependency.awaitsInPlace else {
-                leaves.append(AwaitedLeaf(node: dependency, group: 0, through: []))
+                leaves.append(AwaitedLeaf(node: dependency, group: 0, via: nil))
                 continue
             }
             var groups = 0
-            for leaf in dependency.awaitedLeaves {
-                leaves.append(AwaitedLeaf(node: leaf.node, group: nextGroup + leaf.group,
-                                          through: leaf.through + [Through(key: dependency.key,
-                                                                           rethrow: dependency.rethrowingLeaves)]))
+            for (index, leaf) in dependency.awaitedLeaves.enumerated() {
+                leaves.append(AwaitedLeaf(node: leaf.node, group: nextGroup + leaf.group, via: (dependency, index)))
                 groups = max(groups, leaf.group + 1)
             }
             nextGroup += groups
@@ -337,7 +344,7 @@ struct AwaitedLeaf: Sendable {
     /// The leaf's failure, as the section's node reports it.
     func failure(_ error: any Error, _ rethrow: @Sendable (any Error) -> InjectionError) -> InjectionError {
         var error = error
-        for node in through { error = node.rethrow(error) }
+        for node in between.reversed() { error = node.rethrowingLeaves(error) }
         return rethrow(error)
     }
 }

@@ -2,8 +2,9 @@
 
 extension BindingGraph {
     /// Decides the meaning of every node; `perChild` is `true` for a template's graph, whose
-    /// kept values each child keeps. Linear in the graph, with passes to a fixed point where
-    /// a decision flows along edges (a graph may hold cycles, which `CycleRule` reports).
+    /// kept values each child keeps. Linear in the graph: a decision that flows along edges is
+    /// spread from the nodes that have it in one walk (a graph may hold cycles, which
+    /// `CycleRule` reports).
     func decideMeanings(perChild: Bool) -> [Meaning] {
         var meanings: [Meaning] = []
         meanings.reserveCapacity(nodes.count)
@@ -40,20 +41,11 @@ extension BindingGraph {
                 if let isolated = isolatedAt[index] { meanings[index].isolation = meanings[isolated].isolation }
             }
         }
-        // A node needs `await` when a dependency it builds at once does. Without one node that
-        // needs `await`, none does: no pass over the edges.
-        var changed = anyAwaited
-        while changed {
-            changed = false
-            for index in nodes.indices where meanings[index].awaited == nil {
-                for edge in nodes[index].edges where !edge.isDeferred {
-                    if let target = edge.target, let reason = meanings[target].awaited {
-                        meanings[index].awaited = reason
-                        changed = true
-                        break
-                    }
-                }
-            }
+        // A node needs `await` when a dependency it builds at once does, for the reason of the
+        // nearest one. Without one node that needs `await`, none does: no walk over the edges.
+        if anyAwaited {
+            let awaited = spreadBackward(meanings.map(\.awaited), deferredEdges: false) { _, reason in reason }
+            for index in nodes.indices { meanings[index].awaited = awaited[index] }
         }
         decideBuildIsolation(&meanings)
         return meanings
@@ -68,36 +60,9 @@ extension BindingGraph {
         let needs = neededIsolation(meanings)
         for index in nodes.indices where meanings[index].isolation == nil && meanings[index].awaited == nil {
             guard let recipe = nodes[index].recipe, recipe.scope.strategy.lifetime > .none || recipe.scope.strategy.isEager,
-                  let (actor, _) = needs[index] else { continue }
+                  let actor = needs.actor(of: index) else { continue }
             meanings[index].isolation = actor
             meanings[index].isolatedForBuild = true
         }
-    }
-
-    /// For every node, the actor its value needs to be built and the keys from it down to the
-    /// isolated value (it first, the isolated one last), or `nil`: its own actor, or the one a
-    /// dependency it builds at once needs. A kept value needs it for its first build only; what
-    /// it holds afterwards is shared, as Swift shares a `Sendable` value. Iterated to a fixed
-    /// point, since a graph may hold cycles (reported by `CycleRule`).
-    func neededIsolation(_ meanings: [Meaning]) -> [(ActorIsolation, [AnyKey])?] {
-        // A value built on an actor only for what it holds needs it through its edges.
-        var needs: [(ActorIsolation, [AnyKey])?] = nodes.indices.map { index in
-            meanings[index].isolatedForBuild ? nil : meanings[index].isolation.map { ($0, [nodes[index].key]) }
-        }
-        guard needs.contains(where: { $0 != nil }) else { return needs }
-        var changed = true
-        while changed {
-            changed = false
-            for index in nodes.indices where needs[index] == nil {
-                for edge in nodes[index].edges where !edge.isDeferred {
-                    if let target = edge.target, let (actor, chain) = needs[target] {
-                        needs[index] = (actor, [nodes[index].key] + chain)
-                        changed = true
-                        break
-                    }
-                }
-            }
-        }
-        return needs
     }
 }

@@ -95,21 +95,10 @@ struct BindingGraph: Sendable {
             if isOwn(vertex.key) { return true }
             return vertex.recipe == nil ? !vertex.fromParent : bindings[vertex.key] != nil
         }
-        // Whether each node reaches an own key, found by iterating to a fixed point (graphs may
-        // have deferred cycles); each pass is linear.
-        var reaches = own
-        var changed = true
-        while changed {
-            changed = false
-            for index in nodes.indices where !reaches[index] {
-                if nodes[index].edges.contains(where: { $0.target.map { reaches[$0] } ?? false }) {
-                    reaches[index] = true
-                    changed = true
-                }
-            }
-        }
+        // Whether each node reaches an own key, through any edge: spread from the own keys.
+        let reaches = spreadBackward(own.map { $0 ? true : nil }, deferredEdges: true) { _, _ in true }
         return nodes.indices.reversed().compactMap { index in
-            guard !reaches[index], case .type(justInTime: true)? = nodes[index].recipe?.source else { return nil }
+            guard reaches[index] == nil, case .type(justInTime: true)? = nodes[index].recipe?.source else { return nil }
             return nodes[index].key
         }
     }

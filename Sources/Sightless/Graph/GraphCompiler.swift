@@ -133,7 +133,8 @@ struct GraphCompiler {
         let successors = DirectSuccessors(graph)
         // The keys from a value built on an actor for what it holds to the value isolated
         // there, for its error off that actor; found once, and only when there is one.
-        let held = meanings.contains(where: \.isolatedForBuild) ? graph.neededIsolation(meanings) : []
+        let held = meanings.contains(where: \.isolatedForBuild) ? graph.neededIsolation(meanings) : .none
+        let heldKeys = held.isEmpty ? [] : graph.nodes.map(\.key)
         var state = [UInt8](repeating: 0, count: graph.nodes.count)   // 0 new, 1 open, 2 linked
         var stack: [(node: Int, edge: Int)] = []
         for start in graph.nodes.indices where state[start] == 0 {
@@ -157,7 +158,7 @@ struct GraphCompiler {
                 let linker = Linker(key: recipe.key, location: recipe.buildLocation, nodes: linked, owner: owner,
                                     meaning: meaning, closer: recipe.closer, edges: graph.nodes[node].edges,
                                     dependencies: recipe.dependencies)
-                if meaning.isolatedForBuild, let (_, chain) = held[node] { linker.heldIsolated = chain }
+                if meaning.isolatedForBuild { linker.heldIsolated = held.held(from: node, keys: heldKeys) }
                 do {
                     let scope = meaning.owner == .eachChild ? PerChildScope.wrapping(recipe.scope, owner: owner, closer: recipe.closer) : nil
                     let made = try recipe.link(linker, scope: scope)

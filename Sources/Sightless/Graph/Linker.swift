@@ -24,8 +24,8 @@ final class Linker: Linking, LinkingNode {
     let closer: ValueCloser?
 
     /// For a value built on an actor only for what it holds (`Meaning.isolatedForBuild`), the
-    /// keys from it to the value isolated there; empty otherwise.
-    var heldIsolated: [AnyKey] = []
+    /// way from it to the value isolated there; `nil` otherwise.
+    var heldIsolated: HeldIsolation?
 
     /// The edges the graph found for the node being linked, and the dependencies of its recipe
     /// they fill (`BindingGraph.Edge.dependencyIndex`): a dependency's node is found by its edge,

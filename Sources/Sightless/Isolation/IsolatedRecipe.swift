@@ -96,11 +96,10 @@ extension Recipe {
         // Checked before any argument is built: off the main actor, nothing is. A kept holder
         // names the isolated value it holds, with the path to it.
         let held = linker.heldIsolated
-        let isolated = held.last ?? key
-        let path = held.isEmpty ? [key] : held
         let plan: Plan<Value> = { resolution in
             guard ActorIsolation.mainActor.isCurrent else {
-                throw InjectionError(.offActor(key: isolated, actor: ActorIsolation.mainActor.name), path: path)
+                throw InjectionError(.offActor(key: held?.isolated ?? key, actor: ActorIsolation.mainActor.name),
+                                     path: held?.path ?? [key])
             }
             return try isolatedPlan(&resolution)
         }

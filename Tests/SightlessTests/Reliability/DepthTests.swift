@@ -16,6 +16,12 @@ private final class Link: Sendable {
 
 private func linkKey(_ index: Int) -> Key<Link> { Key(named: "n\(index)") }
 
+/// A main-actor value at the end of a chain.
+@MainActor private final class DepthScreen: MainActorInjectable {
+    init() {}
+    static let initializer = Initializer(DepthScreen.init)
+}
+
 /// A chain `depth` keys deep, each built by a raw initializer from the next.
 private func initializerChain(depth: Int) -> Bindings {
     Bindings { binder in
@@ -193,6 +199,41 @@ struct ScaleTests {
         }
         #expect(thrown.returned)
         #expect(length.withLock { $0 } == 1)
+    }
+
+    @Test("a chain of 100,000 aliases ending at a value built with await compiles on a 512 KiB stack, and a synchronous request names that value")
+    func longAliasChainToAwaitedValue() async {
+        let thrown = await outcome(stackSize: smallStack) {
+            let injector = try Injector(Bindings { binder in
+                for index in 0..<99_999 {
+                    binder.bind(linkKey(index)).to(linkKey(index + 1))
+                }
+                binder.bind(linkKey(99_999)).to { _ async in Link(length: 1) }
+            })
+            _ = try injector.getInstance(linkKey(0))
+        }
+        #expect(thrown.error?.kind == .needsAwait)
+        #expect(thrown.error.map { "\($0)" }?.contains(linkKey(99_999).erased.description) == true)
+    }
+
+    @Test("a chain of 10,000 singletons over a main-actor value compiles, and a request off the main actor on a 512 KiB stack names the whole way")
+    func longSingletonChainToMainActorValue() async throws {
+        // Started: the main-actor type's descriptors are read on the main actor.
+        let injector = try await Injector.start(modules: [Bindings { binder in
+            for index in 0..<9_999 {
+                binder.bind(linkKey(index)).to(Initializer<Link>([.inject(linkKey(index + 1))]) { _ in Link(length: 0) })
+                    .in(.singleton)
+            }
+            binder.bind(linkKey(9_999)).to(Initializer<Link>([.inject(Key<DepthScreen>())]) { _ in Link(length: 1) })
+                .in(.singleton)
+        }])
+        let thrown = await outcome(stackSize: smallStack) {
+            _ = try injector.getInstance(linkKey(0))
+        }
+        #expect(thrown.error?.kind == .offActor)
+        #expect(thrown.error?.path.count == 10_001)
+        #expect(thrown.error?.path.first == linkKey(0).erased)
+        #expect(thrown.error?.path.last == AnyKey(Key<DepthScreen>()))
     }
 
     @Test("a missing key at the end of a 100,000-key chain is reported with its whole path")

@@ -86,7 +86,7 @@ struct ExportedGraph {
                 },
                 decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location),
                 meaning: meanings[original],
-                needs: needs[original]?.0,
+                needs: needs.actor(of: original),
                 awaiting: Self.awaiting(original, in: graph, meanings: meanings))
         }
         var index: [AnyKey: Int] = [:]
