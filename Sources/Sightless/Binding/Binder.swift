@@ -236,6 +236,19 @@ public final class Binder {
             installCycles.append(cycle)
             return
         }
+        // Installs of ever new modules (values of an `Equatable` type that never repeat) end
+        // nowhere: stopped while the thread's stack still has room, or at `maximumInstallDepth`.
+        if installing.count >= Self.maximumInstallDepth || !StackGuard.hasRoom(StackGuard.installRoom) {
+            let outermost = installing.prefix(Self.reportedInstalls).map(\.install)
+                + [InjectionError.Problem.Install(module: AnyKey(type: Swift.type(of: module), name: nil), location: site.location)]
+            endlessInstalls = InjectionError.Problem(.endlessInstalls(Array(outermost.prefix(Self.reportedInstalls)), depth: installing.count),
+                                                     location: site.location)
+            // Recorded from the first module of that type on, its bindings would be recorded
+            // once per install: dropped, as a cycle's second installer's are.
+            let type = Swift.type(of: module)
+            droppedLevel = installing.firstIndex { Swift.type(of: $0.module) == type } ?? 0
+            return
+        }
         configure(with: module, installedAt: site)
     }
 
@@ -257,10 +270,22 @@ public final class Binder {
         let site: InstallSite?
         /// The number of entries recorded before the module's own.
         let start: Int
+
+        /// The install, as a problem names it.
+        var install: InjectionError.Problem.Install {
+            InjectionError.Problem.Install(module: AnyKey(type: Swift.type(of: module), name: nil), location: site?.location)
+        }
     }
 
     /// The modules being installed, the outermost first.
     private var installing: [Installing] = []
+    /// How many installs may be nested: far more than any module tree has, far fewer than
+    /// installs that never end would reach.
+    static let maximumInstallDepth = 1_000
+    /// How many of the outermost installs an endless one is reported with.
+    private static let reportedInstalls = 4
+    /// Installs nested without end, stopped (`install`); what the injector reports.
+    private(set) var endlessInstalls: InjectionError.Problem?
     /// The level of `installing` whose recording is dropped when it ends: a module installed
     /// again, found to be so only once it reinstalled what it installs, whose bindings would be
     /// recorded twice.
@@ -299,10 +324,7 @@ public final class Binder {
             guard Swift.type(of: installed.module) == type else { return false }
             return Self.equal(installed.module, module) ?? (installed.site == site)
         }) else { return nil }
-        func install(_ installed: Installing) -> InjectionError.Problem.Install {
-            InjectionError.Problem.Install(module: AnyKey(type: Swift.type(of: installed.module), name: nil),
-                                           location: installed.site?.location)
-        }
+        func install(_ installed: Installing) -> InjectionError.Problem.Install { installed.install }
         let closing = InjectionError.Problem.Install(module: AnyKey(type: type, name: nil), location: site.location)
         let installer = installing.count - 1
         // The installer of the install found again installed the first one of it too: the

@@ -228,6 +228,10 @@ extension InjectionError.Problem {
         /// is not `Equatable` is the same one when the same `install` call (file, line and
         /// column) installs it.
         case installCycle([Install])
+        /// Modules install new modules inside each other without end (each a new value of an
+        /// `Equatable` type, say, that installs a larger one): `depth` installs were nested when
+        /// the injector stopped; `installs` are the outermost ones, the first module given first.
+        case endlessInstalls([Install], depth: Int)
         /// `key` was asked for again while it was being built, through a closure or provider
         /// binding, or through a `Lazy`, `Factory` or the injector inside its own initializer.
         case reentered(key: AnyKey, through: Reentry)
@@ -403,7 +407,7 @@ extension InjectionError.Problem.Detail {
         case .missingBinding, .providedByTemplate, .boundInTemplate: .missingBinding
         case .bindingWithoutTarget: .incompleteBinding
         case .cycle, .cyclesThrough, .reentered: .cyclicDependency
-        case .installCycle: .cyclicInstall
+        case .installCycle, .endlessInstalls: .cyclicInstall
         case .boundTwice, .reservedKey, .boundByParent, .providedBoundByParent, .contributedTwice: .duplicateBinding
         case .creationTimeArgumentsInjected: .dynamicDependency
         case .factoryArguments: .factoryArguments
@@ -452,7 +456,7 @@ extension InjectionError.Problem.Detail {
              .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first
-        case .processInjectorChosen, .installCycle: nil
+        case .processInjectorChosen, .installCycle, .endlessInstalls: nil
         case .cyclesThrough(let consumer, _, _): consumer
         case .contributedTwice(let collection, _, _, _): collection
         case .creationTimeArgumentsInjected(let target, _, _), .factoryArguments(_, _, let target, _, _): target

@@ -140,6 +140,12 @@ enum ProblemText {
             }
             let who = installs.count <= 2 ? "this module installs itself, so installing it" : "these modules install each other, so installing them"
             return "\(written): \(who) would never end. \(steps.joined(separator: "; "))."
+        case .endlessInstalls(let installs, let depth):
+            let written = installs.map(\.module.description).joined(separator: " → ")
+            let steps = zip(installs, installs.dropFirst()).map { installer, installed in
+                "\(installer.module) installs \(installed.module) at \(place(installed.location))"
+            }
+            return "\(written) → …: these modules install new modules inside each other without end; \(depth) installs were nested when the injector stopped. \(steps.joined(separator: "; "))."
         case .reentered(let key, .closure):
             return "\(key) needs itself while it is being built, through a closure or provider binding."
         case .reentered(let key, .singleton):
@@ -291,6 +297,8 @@ enum ProblemText {
             }
             let type = first.module.typeName
             return "Remove the install of \(type) from its own configure(_:). A module that installs another value of its type on purpose (one that installs a smaller one, down to none) is told apart from it by value when \(type) is Equatable."
+        case .endlessInstalls:
+            return "Let the installs end: a module that installs another of its own type must install a smaller one each time, down to one that installs none; install each module once, side by side in a module above them, where their bindings are needed together."
         case .cyclesThrough(let consumer, let dependency, _):
             let type = dependency.typeName
             return "Break that one dependency, which every one of these cycles goes through: inject \(type) into \(consumer) as Lazy<\(type)> or Factory<\(type)>, which builds it only when asked, or let \(consumer) not need \(dependency)."

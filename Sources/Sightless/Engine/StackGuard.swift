@@ -21,6 +21,9 @@ enum StackGuard {
     /// so a compile inside another request must find this much free, or it would overflow a
     /// small stack whose floor keeps less in reserve.
     static let compilingRoom: UInt = 64 * 1024
+    /// The stack nested `install` calls leave free: room for the module's `configure(_:)`
+    /// running at the deepest level, and for compiling the graph after.
+    static let installRoom: UInt = 128 * 1024
     /// What one level is taken to cost where the stack cannot be probed.
     static let bytesPerLevel: UInt = 4 * 1024
 
@@ -59,6 +62,20 @@ enum StackGuard {
     /// the floor is the other half.
     static func reserve(of span: UInt) -> UInt {
         min(UInt(reserve), span)
+    }
+
+    /// Whether at least `room` bytes of the thread's stack lie below the caller's frame, or half
+    /// of a stack smaller than twice `room`; `true` when the stack's bounds are not known. Asks
+    /// the thread's bounds on every call: for the rare nesting that is not a request's.
+    static func hasRoom(_ room: UInt) -> Bool {
+        guard let (low, size) = StackProbe.threadStack() else { return true }
+        let stack = low..<(low + size)
+        var frame = here()
+        if !stack.contains(frame) {
+            guard let pointer = stackPointer(), stack.contains(pointer) else { return true }
+            frame = pointer
+        }
+        return frame - low >= min(room, size / 2)
     }
 
     /// The address of a frame on the thread's real stack, just below the caller's: where an

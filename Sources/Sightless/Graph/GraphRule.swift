@@ -74,12 +74,15 @@ struct RecordedElements: Sendable {
     /// The modules found installing each other, the modules' first: each cycle's installs, the
     /// first module repeated at the end (`Binder.installCycles`).
     private(set) var installCycles: [[InjectionError.Problem.Install]] = []
+    /// Installs nested without end, stopped by the binder (`Binder.endlessInstalls`).
+    private(set) var endlessInstalls: [InjectionError.Problem] = []
 
     init() {}
 
     /// The elements of `modules`, then those of `overrides`.
     init(modules: Binder, overrides: Binder) {
         installCycles = modules.installCycles + overrides.installCycles
+        endlessInstalls = [modules.endlessInstalls, overrides.endlessInstalls].compactMap { $0 }
         let own = modules.elements, replacing = overrides.elements
         entries.reserveCapacity(own.count + replacing.count)
         moduleRecipes.reserveCapacity(own.count)

@@ -51,6 +51,23 @@ private struct Countdown: Module, Equatable {
     }
 }
 
+/// Installs the next larger value of its type, without end, each binding one key.
+private struct Countup: Module, Equatable {
+    let level: Int
+    func configure(_ binder: Binder) {
+        binder.bind(Key<Int>(named: "up")).to(instance: level)
+        binder.install(Countup(level: level + 1), fileID: "App/Countup.swift", line: 9)
+    }
+}
+
+/// Installs `Countup` beside a binding of its own, which stays.
+private struct BesideCountup: Module {
+    func configure(_ binder: Binder) {
+        binder.bind(Key<Int>(named: "beside")).to(instance: 5)
+        binder.install(Countup(level: 0), fileID: "App/Beside.swift", line: 3)
+    }
+}
+
 private func module(_ type: Any.Type) -> AnyKey { AnyKey(type: type, name: nil) }
 
 /// The installs of the one cycle `modules` report.
@@ -141,5 +158,30 @@ struct InstallCycleRuleTests {
     func otherValuesOnOneLine() throws {
         let injector = try Injector(Bindings { $0.install(Bindings { $0.install(Bindings { $0.bind(Int.self).to(instance: 7) }) }) })
         #expect(try injector.getInstance(Int.self) == 7)
+    }
+
+    @Test("Equatable modules that install ever larger values of their type are stopped and reported as cyclicInstall, on every stack", arguments: [
+        64 * 1024, 512 * 1024, 8 * 1024 * 1024,
+    ])
+    func endlessInstalls(stackSize: Int) {
+        let outcome = regressionRun(stackSize: stackSize) { _ = try Injector(modules: [BesideCountup()]) }
+        let error = outcome.error
+        #expect(error?.kind == .cyclicInstall, "\(outcome)")
+        #expect(error?.problems.count == 1)
+        guard case .endlessInstalls(let installs, let depth)? = error?.problems.first?.detail else {
+            Issue.record("expected endlessInstalls, got \(String(describing: error?.problems.first?.detail))")
+            return
+        }
+        #expect(installs.map(\.module) == [module(BesideCountup.self)] + Array(repeating: module(Countup.self), count: 3))
+        #expect(installs.dropFirst().first?.location == SourceLocation(fileID: "App/Beside.swift", line: 3))
+        #expect(depth > 1 && depth <= Binder.maximumInstallDepth)
+        #expect(error.map { "\($0)" }?.contains("install new modules inside each other without end") == true)
+    }
+
+    @Test("installs that never end are the only problem: the endless modules' bindings are not reported bound twice")
+    func besideEndlessInstalls() {
+        let error = #expect(throws: InjectionError.self) { _ = try Injector(modules: [BesideCountup()]) }
+        // One problem: no key bound once per install.
+        #expect(error?.problems.map(\.kind) == [.cyclicInstall])
     }
 }
