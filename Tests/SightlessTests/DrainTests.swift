@@ -321,4 +321,44 @@ struct DrainTests {
         #expect(try await first.value == 0)
         #expect(try await second.value == 0)
     }
+
+    @Test("a draining shutdown waits for a session's withCurrent body in flight, and refuses one that starts after it began")
+    func waitsForSessionBodies() async throws {
+        let (root, requests) = try server()
+        let session = InjectorSession(requests)
+        try await session.replace(Caller(name: "ada"))
+        let entered = Latch(), release = Latch()
+        let body = Task {
+            try await session.withCurrent { child in
+                let work = try await child.instance(Work.self)
+                entered.open()
+                await release.wait()
+                return (work.isClosed, work.client.isClosed)
+            }
+        }
+        await entered.wait()
+        let drained = Latch()
+        let shutdown = Task {
+            let running = try await root.awaitShutDown(draining: .seconds(60))
+            drained.open()
+            return running
+        }
+        var deadline = PatientDeadline(after: .seconds(10))
+        var refused: (any Error)?
+        while refused == nil {
+            do {
+                try await session.withCurrent { _ in }
+                if deadline.hasPassed() { Issue.record("timed out"); break }
+                try await Task.sleep(for: .milliseconds(5))
+            } catch {
+                refused = error
+            }
+        }
+        #expect(isShuttingDown(refused))
+        #expect(!drained.isOpen)
+        release.open()
+        let (workClosed, clientClosed) = try await body.value
+        #expect(!workClosed && !clientClosed)
+        #expect(try await shutdown.value == 0)
+    }
 }

@@ -157,7 +157,7 @@ struct InjectorSessionTests {
         }
         // The new session is current at once; the old one waits for its body.
         var deadline = PatientDeadline(after: .seconds(10))
-        while !(try session.withCurrent { child in try child.getInstance(Inbox.self).account.name == "bob" }) {
+        while !(try await session.withCurrent { child in try child.getInstance(Inbox.self).account.name == "bob" }) {
             if deadline.hasPassed() { Issue.record("timed out"); break }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -207,6 +207,21 @@ struct InjectorSessionTests {
         }
         #expect(name == "ada")
         #expect(log.all == ["inbox ada"])
+    }
+
+    @Test("in async code, a synchronous body that was last to use a replaced session closes its AsyncClosable values too")
+    func syncBodyInAsyncCodeClosesAsyncValues() async throws {
+        let log = SessionLog()
+        let (_, session) = try sessions(log)
+        try await session.replace(Account(name: "ada"))
+        // A synchronous body, written in async code: the async form runs it.
+        let name = try await session.withCurrent { child in
+            _ = try child.getInstance(Keychain.self)
+            try session.replace(Account(name: "bob"))
+            return try child.getInstance(Keychain.self).account.name
+        }
+        #expect(name == "ada")
+        #expect(log.all == ["keychain ada"])
     }
 
     @Test("an async body that replaces its own session does not wait for itself, and closes the old one as it returns")

@@ -169,9 +169,21 @@ public final class InjectorSession<each Value: Sendable>: Sendable {
     /// Keep neither the child nor its values beyond `body`: once the session is replaced and
     /// its last body returned, the child is shut down.
     ///
-    /// - Throws: ``InjectionError/Kind/noSession`` when there is no session, or the error
+    /// A draining shutdown of the injector the sessions' template was made from
+    /// (``Injector/awaitShutDown(draining:)``) waits for the body, as it waits for a
+    /// `withChild` body, and refuses a body that would start after it began.
+    ///
+    /// - Throws: ``InjectionError/Kind/noSession`` when there is no session,
+    ///   ``InjectionError/Kind/injectorShutDown`` while a draining shutdown waits, or the error
     ///   `body` threw.
+    ///
+    /// Unavailable from `async` code, where `try await session.withCurrent { child in … }`
+    /// picks an `async` form even for a synchronous body, and closes a replaced session's
+    /// values that close with `await`.
+    @available(*, noasync, message: "in async code, the async withCurrent closes AsyncClosable values and awaiting closers: write try await")
     public func withCurrent<Result>(_ body: (Injector) throws -> Result) throws -> Result {
+        let counted = try template.parent.enterBody(key)
+        defer { template.parent.leaveBody(counted) }
         let (id, child) = try enter()
         let result: Result
         do {
@@ -198,12 +210,17 @@ public final class InjectorSession<each Value: Sendable>: Sendable {
     /// `await`. `body` runs on the caller's actor; a task cancelled while it runs still leaves
     /// the session, and closes it when it was the last user.
     ///
-    /// - Throws: ``InjectionError/Kind/noSession`` when there is no session, or the error
+    /// A draining shutdown waits for the body, as for the synchronous form's.
+    ///
+    /// - Throws: ``InjectionError/Kind/noSession`` when there is no session,
+    ///   ``InjectionError/Kind/injectorShutDown`` while a draining shutdown waits, or the error
     ///   `body` threw.
     nonisolated(nonsending)
     public func withCurrent<Result>(
         _ body: nonisolated(nonsending) (Injector) async throws -> Result
     ) async throws -> Result {
+        let counted = try template.parent.enterBody(key)
+        defer { template.parent.leaveBody(counted) }
         let (id, child) = try enter()
         let use = SessionUse(session: ObjectIdentifier(self), generation: id)
         let result: Result
@@ -217,6 +234,20 @@ public final class InjectorSession<each Value: Sendable>: Sendable {
         }
         if case .close(let old) = leave(id) { try await old.awaitShutDown() }
         return result
+    }
+
+    /// Runs the synchronous `body` with the current session's child, closing a replaced session
+    /// that this body is the last to use as the `async` form closes it, awaiting the values that
+    /// close with `await`: what `async` code gets when its body does not await.
+    ///
+    /// ```swift
+    /// let count = try await session.withCurrent { child in try child.getInstance(Inbox.self).count }
+    /// ```
+    ///
+    /// Swift prefers it to the synchronous form in `async` code, where that form is unavailable.
+    nonisolated(nonsending)
+    public func withCurrent<Result>(_ body: (Injector) throws -> Result) async throws -> Result {
+        try await withCurrent { (child: Injector) async throws -> Result in try body(child) }
     }
 
     // MARK: The sessions' bookkeeping

@@ -27,8 +27,10 @@ extension Injector {
     /// task must not escape its closure). Cancel them where they run: a server cancels its
     /// connections' tasks after its own grace period, before this deadline.
     ///
-    /// Only `withChild` bodies are counted: a child made with `child(…)` and shut down by hand,
-    /// or a value used outside any body, is not waited for. A body that calls this method on its
+    /// Only `withChild` bodies and the `withCurrent` bodies of an ``InjectorSession``
+    /// whose template was made from the injector or one below it are counted: a child
+    /// made with `child(…)` and shut down by hand, or a value used outside any body, is not
+    /// waited for. A body that calls this method on its
     /// own injector waits for itself, until `timeout`.
     ///
     /// - Parameter timeout: how long to wait for the bodies in flight.
