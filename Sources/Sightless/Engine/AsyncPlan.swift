@@ -580,18 +580,16 @@ extension Injector {
 }
 
 /// The outcomes of the branches of one `AwaitedDependencies.values`, one slot per branch.
-final class Outcomes {
-    /// Guarded by `lock`.
-    private var slots: [Result<Transfer<Any>, any Error>?]
-    private let lock = Lock()
+final class Outcomes: Sendable {
+    private let slots: Locked<[Result<Transfer<Any>, any Error>?]>
 
     init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+        slots = Locked(Array(repeating: nil, count: count))
     }
 
     func set(_ index: Int, _ outcome: Result<Transfer<Any>, any Error>) {
-        lock.withLock { slots[index] = outcome }
+        slots.withLock { $0[index] = outcome }
     }
 
-    var all: [Result<Transfer<Any>, any Error>?] { lock.withLock { slots } }
+    var all: [Result<Transfer<Any>, any Error>?] { slots.withLock { $0 } }
 }

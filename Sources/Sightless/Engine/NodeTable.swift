@@ -9,23 +9,25 @@ import Synchronization
     @usableFromInline let baseIndex: NodeIndex
     /// The newest index of the nodes compiled later, an object `laterIndexes` keeps alive.
     @usableFromInline let latest = PublishedLaterIndex.allocate()
-    /// Serializes compiling on first request.
-    private let compiling = Lock()
+    /// What compiling on first request changes, behind the lock that serializes it.
+    private let compiling = Locked(Compiled())
     /// The thread compiling, or 0: set and cleared under `compiling`. Only the thread itself can
     /// find its own identity here (a thread that has exited is compiling nothing).
     private let compilingThread = Atomic<UInt>(0)
-    /// Every index of the nodes compiled later ever published, so that a reader still using an
-    /// older one never sees it freed; each is twice the size of the one before. Guarded by
-    /// `compiling`.
-    private var laterIndexes: [LaterIndex] = []
-    /// The nodes compiled later, by key; keeps them alive. Guarded by `compiling`.
-    private var laterNodes: [AnyKey: AnyNode] = [:]
-    /// `true` once the injector is shut down: nothing more is compiled, so that every node
-    /// with a storage is among those `seal()` returned. Guarded by `compiling`.
-    private var sealed = false
-    /// The nodes kept from a parent injector, which are not this injector's. Guarded by
-    /// `compiling`.
-    private var inherited: Set<ObjectIdentifier> = []
+
+    /// The nodes compiled on first request, and whether more may be.
+    private struct Compiled {
+        /// Every index of the nodes compiled later ever published, so that a reader still using
+        /// an older one never sees it freed; each is twice the size of the one before.
+        var laterIndexes: [LaterIndex] = []
+        /// The nodes compiled later, by key; keeps them alive.
+        var laterNodes: [AnyKey: AnyNode] = [:]
+        /// `true` once the injector is shut down: nothing more is compiled, so that every node
+        /// with a storage is among those `seal()` returned.
+        var sealed = false
+        /// The nodes kept from a parent injector, which are not this injector's.
+        var inherited: Set<ObjectIdentifier> = []
+    }
     /// Releases the base nodes in an order that keeps every release shallow. Declared last:
     /// Swift releases stored properties in declaration order, so this goes after `baseIndex`,
     /// whose references then free nothing.
@@ -90,9 +92,9 @@ import Synchronization
     /// which nothing more is compiled: a compile throws `injectorShutDown`. Called by a
     /// shutdown.
     func seal() -> [AnyNode] {
-        compiling.withLock {
-            sealed = true
-            return baseIndex.allNodes + laterNodes.values.filter { !inherited.contains(ObjectIdentifier($0)) }
+        compiling.withLock { compiled in
+            compiled.sealed = true
+            return baseIndex.allNodes + compiled.laterNodes.values.filter { !compiled.inherited.contains(ObjectIdentifier($0)) }
         }
     }
 
@@ -110,20 +112,20 @@ import Synchronization
         for key: AnyKey,
         _ compile: (_ lookup: @escaping (AnyKey) -> AnyNode?) throws(InjectionError) -> (Result, [AnyKey: AnyNode], Bool)
     ) throws(InjectionError) -> Result {
-        try compiling.withLock { () throws(InjectionError) -> Result in
-            if sealed { throw InjectionError(.injectorShutDown(key: key), path: [key]) }
+        try compiling.withLock { (compiled: inout Compiled) throws(InjectionError) -> Result in
+            if compiled.sealed { throw InjectionError(.injectorShutDown(key: key), path: [key]) }
             compilingThread.store(currentThread(), ordering: .relaxed)
             defer { compilingThread.store(0, ordering: .relaxed) }
             // The copy the lookup reads is gone when `compile` returns, so that adding to
             // `laterNodes` below changes it in place rather than copying it whole.
             let (result, added, fromParent) = try { () throws(InjectionError) in
-                let current = laterNodes
+                let current = compiled.laterNodes
                 return try compile { key in self.baseIndex.node(type: key.type, name: key.name)?.object ?? current[key] }
             }()
-            if fromParent { inherited.formUnion(added.values.map(ObjectIdentifier.init)) }
-            for (key, node) in added where laterNodes[key] == nil {
-                laterNodes[key] = node
-                index(key, node)
+            if fromParent { compiled.inherited.formUnion(added.values.map(ObjectIdentifier.init)) }
+            for (key, node) in added where compiled.laterNodes[key] == nil {
+                compiled.laterNodes[key] = node
+                index(key, node, in: &compiled)
             }
             return result
         }
@@ -133,24 +135,24 @@ import Synchronization
 extension NodeTable {
     /// Adds a node compiled later to the published index, or publishes one twice the size with
     /// every such node when the current one would be more than a quarter full. Under
-    /// `compiling`.
-    private func index(_ key: AnyKey, _ node: AnyNode) {
+    /// `compiling`, whose state is `compiled`.
+    private func index(_ key: AnyKey, _ node: AnyNode, in compiled: inout Compiled) {
         // Like the base index, only a node that produces its key's type is found by it.
         guard node.valueType == ObjectIdentifier(key.type) else { return }
-        if let current = laterIndexes.last, current.hasRoom {
+        if let current = compiled.laterIndexes.last, current.hasRoom {
             current.add(key, node)
             return
         }
-        var capacity = max(32, (laterIndexes.last?.capacity ?? 0) * 2)
-        while capacity < (laterNodes.count + 1) * 4 { capacity *= 2 }
+        var capacity = max(32, (compiled.laterIndexes.last?.capacity ?? 0) * 2)
+        while capacity < (compiled.laterNodes.count + 1) * 4 { capacity *= 2 }
         let grown = LaterIndex(capacity: capacity)
-        for (key, node) in laterNodes where node.valueType == ObjectIdentifier(key.type) {
+        for (key, node) in compiled.laterNodes where node.valueType == ObjectIdentifier(key.type) {
             grown.add(key, node)
         }
-        laterIndexes.append(grown)
+        compiled.laterIndexes.append(grown)
         latest.publish(grown)
     }
 
     /// The capacities of the indexes of nodes compiled later, oldest first.
-    var laterCapacities: [Int] { compiling.withLock { laterIndexes.map(\.capacity) } }
+    var laterCapacities: [Int] { compiling.withLock { $0.laterIndexes.map(\.capacity) } }
 }

@@ -39,8 +39,3 @@ extension Locked where State == Void {
         try mutex.withLocked(body)
     }
 }
-
-/// A lock beside the state it guards, for owners whose state several locks share (a node
-/// table's compiling state, a lifecycle's registration in its parent's): their invariant names
-/// what each one guards.
-typealias Lock = Locked<Void>

@@ -1,5 +1,6 @@
-/// Invariant: the base index is immutable once made; `latest` is an atomic; `laterIndexes`,
-/// `laterNodes` and `inherited` are only touched under `compiling`.
+/// Invariant: the base index is immutable once made; `latest` and `compilingThread` are atomics;
+/// what compiling changes is inside `compiling`, a `Locked`; `teardown` is touched only when the
+/// table is freed, by the one thread that frees it.
 extension NodeTable: @unchecked Sendable {}
 
 /// Invariant: entries are added only under the owning `NodeTable`'s `compiling` lock, each
