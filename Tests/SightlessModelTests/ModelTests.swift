@@ -31,6 +31,15 @@ import Testing
 // and declarations dropped while it still fails the same way; each attempt run many times when
 // the failure depends on timing) and printed as readable steps.
 //
+// One seed in five is a near-miss instead (`NearMiss.swift`): the valid scenario of the seed
+// with one mutation (a binding removed, a cycle of initializers closed, a scope changed so that
+// a kept value holds a shorter-lived one, a module installed twice or modules installing each
+// other, a parent's key bound again by a child's module, a dependency named as a lookalike of
+// its key). `MStructure` predicts from the graph rules' sources whether each member of the
+// family builds when it is made (the root with its templates, then a child of each child
+// spec), and if not, the set of problems (kind and key) its `InjectionError` holds; the library
+// must report exactly that set. The run prints what the near-misses exercised.
+//
 //   swift test --filter SightlessModelTests                                the default count (2,000)
 //   SIGHTLESS_MODEL_COUNT=30000 swift test --filter SightlessModelTests    more scenarios
 //   SIGHTLESS_SEED=n swift test --filter SightlessModelTests               replays scenario n, printed
