@@ -147,7 +147,9 @@ final class Consumer: Injectable, Sendable {
 
 /// The raw slot of a dependency's key.
 func slot(_ key: String) -> RawSlot {
-    key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
+    let (name, lookalike) = MLookalike.split(key)
+    if lookalike { return .inject(Key<MLookalike.Node>(named: name)) }
+    return key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
 }
 
 /// The node of an argument read from a raw initializer's arguments.
@@ -266,7 +268,15 @@ struct MModule: Module {
                 MNode("d", [], log)
             })
         }
-        bind(spec.bindings, binder)
+        bind(spec.bindings.filter { !spec.installedTwice.contains($0.key) }, binder)
+        if !spec.installedTwice.isEmpty {
+            // A module of those bindings alone (of a spec with a parent: no root's own keys).
+            let part = MModule(spec: MSpec(name: spec.name, parent: 0, bindings: spec.bindings.filter { spec.installedTwice.contains($0.key) }),
+                               log: log, instances: instances)
+            binder.install(part)
+            binder.install(part)
+        }
+        if spec.installRing > 0 { binder.install(MRing(index: 0, count: spec.installRing)) }
         for contribution in spec.contributions { apply(contribution, binder.contribute(to: [MNode].self)) }
         if let contextual = spec.contextual, !contextualOverrides { bindContextual(contextual, binder) }
         decorateAndObserve(binder)
@@ -342,6 +352,13 @@ struct MModule: Module {
     }
 }
 
+/// One of `count` modules that install each other in a ring, the last installing the first.
+struct MRing: Module, Equatable {
+    let index: Int
+    let count: Int
+    func configure(_ binder: Binder) { binder.install(MRing(index: (index + 1) % count, count: count)) }
+}
+
 /// An `async` initializer of the binding's dependencies: none, one (perhaps a `Lazy` of its
 /// key, awaited), or two.
 private func asyncInitializer(label: String, deps: [String], log: MLog) -> Initializer<MNode> {
@@ -403,7 +420,7 @@ struct LibraryRunner {
     }
 
     /// The spec's module and, if it has overrides, their module.
-    private func modules(_ spec: Int) -> (modules: [any Module], overrides: [any Module]) {
+    func modules(_ spec: Int) -> (modules: [any Module], overrides: [any Module]) {
         let s = scenario.specs[spec]
         // A contextual binding an ancestor declares too is bound by the ancestor: this one
         // replaces it, as an override.

@@ -31,6 +31,15 @@ import Testing
 // and declarations dropped while it still fails the same way; each attempt run many times when
 // the failure depends on timing) and printed as readable steps.
 //
+// One seed in five is a near-miss instead (`NearMiss.swift`): the valid scenario of the seed
+// with one mutation (a binding removed, a cycle of initializers closed, a scope changed so that
+// a kept value holds a shorter-lived one, a module installed twice or modules installing each
+// other, a parent's key bound again by a child's module, a dependency named as a lookalike of
+// its key). `MStructure` predicts from the graph rules' sources whether each member of the
+// family builds when it is made (the root with its templates, then a child of each child
+// spec), and if not, the set of problems (kind and key) its `InjectionError` holds; the library
+// must report exactly that set. The run prints what the near-misses exercised.
+//
 //   swift test --filter SightlessModelTests                                the default count (2,000)
 //   SIGHTLESS_MODEL_COUNT=30000 swift test --filter SightlessModelTests    more scenarios
 //   SIGHTLESS_SEED=n swift test --filter SightlessModelTests               replays scenario n, printed
@@ -94,6 +103,12 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// instance and a main-actor request (and for closures of `(Int, String)` or `(Int, Int)`):
     /// not listed.
     case tupleForSeveralArguments
+    /// A kept (or weak) value of a child or a template that needs, at once, a shorter-lived value
+    /// its parent binds (a singleton of the child over the root's per-request key) is not
+    /// `scopeConflict`: `CaptiveDependencyRule` reads the scope of the dependency's recipe, and a
+    /// child's graph holds its parent's nodes without theirs. The child is made, and its value
+    /// keeps the first value it got. Found by the near-misses of this suite.
+    case captiveDependencyOnParentNotReported
 
     /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
     /// to check a fix before removing its line).
@@ -104,7 +119,7 @@ enum KnownCause: String, CaseIterable, Sendable {
 
     /// The causes not fixed yet. Remove a line when its fix lands: the generator then makes its
     /// combination again.
-    static let notFixed: Set<KnownCause> = []
+    static let notFixed: Set<KnownCause> = [.captiveDependencyOnParentNotReported]
 
     /// The scenario without the combinations of the listed causes.
     static func sanitized(_ input: MScenario, listed: Set<KnownCause> = listed) -> MScenario {
@@ -596,7 +611,22 @@ struct ModelTests {
         var failures: [(UInt64, ModelFailure)] = []
         var steps = 0
         let coverage = Coverage()
+        let nearMisses = Coverage()
         for seed in seeds {
+            // One seed in five is a near-miss: a valid scenario with one mutation the rules refuse.
+            if MScenario.isNearMiss(seed: seed), let nearMiss = MScenario.nearMiss(seed: seed) {
+                if seeds.count == 1 { print("model: \(nearMiss)") }
+                if let failure = await checkNearMiss(nearMiss, coverage: nearMisses) {
+                    failures.append((seed, failure))
+                    Issue.record("""
+                        model disagreement, seed \(seed): \(failure)
+                        \(nearMiss)
+                        replay with: SIGHTLESS_SEED=\(seed) swift test --filter SightlessModelTests
+                        """)
+                    if failures.count >= 10 { break }
+                }
+                continue
+            }
             let scenario = MScenario(seed: seed)
             steps += scenario.ops.count
             if seeds.count == 1 { print("model: \(scenario)") }
@@ -624,6 +654,7 @@ struct ModelTests {
         }
         print("model: \(seeds.count) scenarios, \(steps) steps, \(failures.count) failures in \(clock.now - start)")
         print("model: exercised \(coverage.summary)")
+        print("model: near-misses exercised \(nearMisses.summary)")
     }
 
     @Test("the scenarios draw every kind of binding, scope, path, step and declaration the generator knows")

@@ -111,6 +111,12 @@ struct MSpec: Sendable {
     /// A contextual binding of `a0` when injected into `Consumer` (requested as the key `C`);
     /// its key here (`x…`) only names it.
     var contextual: MBinding?
+    /// Keys of `bindings` that a module of their own binds, which the spec's module installs
+    /// twice (a near-miss: `MMutation.installedTwice`).
+    var installedTwice: [String] = []
+    /// How many modules install each other in a ring, from the spec's module (a near-miss:
+    /// `MMutation.installRing`); 0: none.
+    var installRing = 0
 
     func binding(_ key: String) -> MBinding? { overrides.first { $0.key == key } ?? bindings.first { $0.key == key } }
     /// The bindings in effect: the overrides in place of what they replace.
@@ -546,7 +552,7 @@ extension MBinding: CustomStringConvertible {
         case .asyncProvider: "async provider"
         case .asyncInitializer: "async initializer"
         }
-        let needs = deps.isEmpty ? "" : " needing \(deps.map(MVia.describe).joined(separator: ", "))"
+        let needs = deps.isEmpty ? "" : " needing \(deps.map(MLookalike.describe).joined(separator: ", "))"
         return "\(key): \(to)\(needs)\(scope == .unscoped ? "" : " in \(scope.rawValue)")"
     }
 }
@@ -580,6 +586,10 @@ extension MScenario: CustomStringConvertible {
             for binding in spec.overrides { lines.append("    override \(binding)") }
             for binding in spec.contributions { lines.append("    contribute to L (as \(binding))") }
             if let binding = spec.contextual { lines.append("    a0 when injected into C (as \(binding))") }
+            if !spec.installedTwice.isEmpty {
+                lines.append("    installs the module of \(spec.installedTwice.joined(separator: ", ")) twice")
+            }
+            if spec.installRing > 0 { lines.append("    installs a ring of \(spec.installRing) module(s) installing each other") }
             for decorator in spec.decorators {
                 lines.append("    decorate \(decorator.key) with dec\(decorator.id)\(decorator.needs.map { ", which asks its resolver for \($0)" } ?? "")")
             }
