@@ -21,7 +21,7 @@ private struct ProcessScope: ScopeStrategy {
 }
 
 private final class SharedStorages: Sendable {
-    private let byKey = Mutex<[AnyKey: InstanceStorage]>([:])
+    private let byKey = Locked<[AnyKey: InstanceStorage]>([:])
     func storage(for key: AnyKey) -> InstanceStorage {
         byKey.withLock { storages in
             if let storage = storages[key] { return storage }
@@ -89,7 +89,7 @@ struct SharedStorageTests {
         let injectors = try [Injector(modules: [SharedClockModule(storages: storages)]),
                              Injector(modules: [SharedClockModule(storages: storages)])]
         let before = SharedClock.builds.load(ordering: .relaxed)
-        let values = Mutex<[ObjectIdentifier]>([])
+        let values = Locked<[ObjectIdentifier]>([])
         let outcomes = regressionRunAll(count: 6, stackSize: regressionSmallStack, timeout: 20) { index in
             let clock = try injectors[index % 2].getInstance(SharedClock.self)
             values.withLock { $0.append(ObjectIdentifier(clock)) }
