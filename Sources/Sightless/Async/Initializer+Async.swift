@@ -57,7 +57,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                try finish?(&instance, section)
+                if let finish { try await section.finishing(&instance, finish) }
                 return instance
             }
             return { resolution in

@@ -98,7 +98,7 @@ extension Injector {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
-                    return try run(node, as: Value.self, name: nil)
+                    return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, as: Value.self, name: nil) }
                 } catch {
                     return try await awaitedRequest(Value.self, name: nil, failedSynchronously: error)
                 }
@@ -120,7 +120,7 @@ extension Injector {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
-                    return try run(node, as: Value.self, name: key.name)
+                    return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, as: Value.self, name: key.name) }
                 } catch {
                     return try await awaitedRequest(Value.self, name: key.name, failedSynchronously: error)
                 }
@@ -179,7 +179,7 @@ extension Injector {
         }
         guard let plan = node.asyncPlan else {
             if let failedSynchronously { throw failedSynchronously }
-            return try run(node, plan: node.plan)
+            return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, plan: node.plan) }
         }
         if let failedSynchronously {
             guard failedSynchronously.kind == .needsAwait else { throw failedSynchronously }
@@ -189,7 +189,7 @@ extension Injector {
             // plan. When an awaited request began building a kept value it needs in between,
             // that build fails with `needsAwait`: this request awaits instead.
             do throws(InjectionError) {
-                return try run(node, plan: node.plan)
+                return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, plan: node.plan) }
             } catch {
                 guard error.kind == .needsAwait else { throw error }
             }
@@ -220,7 +220,11 @@ extension Injector {
         } else {
             node = try await awaitedNode(Value.self, name: name)
         }
-        guard let plan = node.asyncPlan else { return try run(node, key: key, arguments: repeat each arguments) }
+        guard let plan = node.asyncPlan else {
+            return try await SuspendingThread.retrying { () throws(InjectionError) in
+                try run(node, key: key, arguments: repeat each arguments)
+            }
+        }
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {
@@ -306,7 +310,7 @@ extension Injector {
         var failedSynchronously: InjectionError?
         if found.reading({ node in node.isReady }) {
             do throws(InjectionError) {
-                return try synchronously(found)
+                return try await SuspendingThread.retrying { () throws(InjectionError) in try synchronously(found) }
             } catch {
                 guard error.kind == .needsAwait else { throw error }
                 failedSynchronously = error

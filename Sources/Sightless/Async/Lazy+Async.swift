@@ -21,7 +21,9 @@ extension Lazy {
                 throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
             }
             let node = try injector.compiledNode(Value.self, name: key.name)
-            guard let plan = node.asyncPlan else { return try get() }
+            guard let plan = node.asyncPlan else {
+                return try await SuspendingThread.retrying { () throws(InjectionError) in try get() }
+            }
             if let value = node.storage?.existing(as: Value.self) { return value }
             if injector.isShutDownInFamily { throw injector.shutDownError(key) }
             // A value a scope keeps is the scope's to keep, as with `get()`.

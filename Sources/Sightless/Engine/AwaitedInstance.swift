@@ -65,18 +65,10 @@ extension InstanceStorage {
                 }
                 try await task.value
             case .synchronous:
-                // Waits as a thread waits for another's build, which runs no awaited build; when
-                // that build failed, this one looks again (and may build).
-                switch coordinator.claim(self, thread: currentThread()) {
-                case .built: break
-                case .build:
-                    coordinator.finish(self) {}
-                    continue
-                case .awaited: continue
-                case .reentered: throw InjectionError(.reentered(key: key, through: .singleton), path: [key])
-                case .deadlock: throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
-                case .shutDown: throw InjectionError(.injectorShutDown(key: key), path: [key])
-                }
+                // Suspends until that build ends, holding no thread; when it failed, this one
+                // looks again (and may build).
+                await coordinator.awaitBuild(of: self)
+                continue
             }
             break
         }

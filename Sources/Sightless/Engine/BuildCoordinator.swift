@@ -44,10 +44,15 @@ final class BuildCoordinator: Sendable {
         /// thread does not wait for a task, which may need this thread's builds; it is told to
         /// await the instance instead.
         case awaited
+        /// Another thread is building the instance, and this thread runs the section of an
+        /// awaited request (`suspending`): it does not wait, which would hold a thread of the
+        /// cooperative pool; the section awaits the build (`awaitBuild(of:)`) and runs again.
+        case busy
     }
 
-    /// Waits until `storage` holds an instance or this thread may build it.
-    func claim(_ storage: InstanceStorage, thread: UInt) -> Turn {
+    /// Waits until `storage` holds an instance or this thread may build it; when `suspending`,
+    /// it never waits: a build another thread runs is `busy`.
+    func claim(_ storage: InstanceStorage, thread: UInt, suspending: Bool = false) -> Turn {
         monitor.waitUntil { waits in
             // Most often no thread waits: nothing to hash.
             if !waits.waiting.isEmpty { waits.waiting[thread] = nil }
@@ -59,6 +64,8 @@ final class BuildCoordinator: Sendable {
                 return .build
             }
             if storage.builder == thread { return .reentered }
+            // Failing leaves nothing waiting, so no circle can close through this thread.
+            if suspending { return .busy }
             if waits.waitingCloses(from: storage.builder, back: thread) { return .deadlock }
             waits.waiting[thread] = storage
             return nil
@@ -66,15 +73,32 @@ final class BuildCoordinator: Sendable {
     }
 
     /// Ends this thread's build of `storage`: `store` publishes the instance (or does nothing
-    /// when the build failed), and every waiting thread looks again.
+    /// when the build failed), every waiting thread looks again, and every task suspended in
+    /// `awaitBuild(of:)` for it resumes.
     func finish(_ storage: InstanceStorage, _ store: () -> Void) {
-        monitor.broadcast { waits in
+        let suspended = monitor.broadcast { waits -> [CheckedContinuation<Void, Never>]? in
             store()
             if storage.isFilled {
                 waits.stored += 1
                 storage.creation = waits.stored
             }
             storage.builder = 0
+            // Most often no task is suspended: nothing to hash.
+            return waits.suspended.isEmpty ? nil : waits.suspended.removeValue(forKey: ObjectIdentifier(storage))
+        }
+        if let suspended { for task in suspended { task.resume() } }
+    }
+
+    /// Suspends the calling task until no thread builds `storage` (at once when none does): a
+    /// task waits for a thread's build without holding a thread.
+    func awaitBuild(of storage: InstanceStorage) async {
+        await withCheckedContinuation { (task: CheckedContinuation<Void, Never>) in
+            let finished = monitor.withLock { waits -> Bool in
+                if storage.builder == 0 { return true }
+                waits.suspended[ObjectIdentifier(storage), default: []].append(task)
+                return false
+            }
+            if finished { task.resume() }
         }
     }
 
@@ -97,6 +121,9 @@ extension BuildCoordinator {
     struct Waits {
         /// The storage each waiting thread waits for.
         var waiting: [UInt: InstanceStorage] = [:]
+        /// The tasks suspended until a thread's build of a storage ends, by storage
+        /// (`awaitBuild(of:)`).
+        var suspended: [ObjectIdentifier: [CheckedContinuation<Void, Never>]] = [:]
         /// How many instances the process has stored: the order they were created in, which a
         /// shutdown closes them against.
         var stored = 0
