@@ -7,8 +7,9 @@ import Darwin
 #endif
 import Synchronization
 
-/// Keeps the one instance of a key for a storing scope, such as ``Scope/singleton``: built
-/// exactly once however many threads ask, read without a lock once it exists.
+/// Keeps the one instance of a key for a storing scope, such as ``Scope/singleton``: one thread
+/// builds it while the others that ask wait for it, whichever injectors share the storage (a
+/// build that throws keeps nothing), and it is read without a lock once it exists.
 ///
 /// A custom scope that keeps an instance hands its storage to ``Provision/stored(in:)``:
 ///

@@ -51,8 +51,11 @@ public struct Provision<Value>: Sendable {
     }
 
     /// The same provision, keeping the first value it builds in `storage` and giving that one
-    /// from then on: built exactly once, however many threads ask at the same time, and read
-    /// without a lock afterwards.
+    /// from then on: one thread builds it while the others that ask wait for it, whichever
+    /// injectors the storage is handed to, and it is read without a lock afterwards. A build that
+    /// throws keeps nothing, and the next request builds again; once the shutdown of an injector
+    /// that keeps the storage has sealed it, no build begins, and its requests throw
+    /// ``InjectionError/Kind/injectorShutDown`` in every injector.
     ///
     /// ```swift
     /// func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {

@@ -53,8 +53,10 @@ extension BindingGraph {
 
     /// A kept nonisolated value that needs, at once, a value isolated to an actor (and no
     /// `async` build) is first built on that actor: on the main actor when requested there, by
-    /// hopping there when awaited. Once built it is shared, as Swift shares a `Sendable` value;
-    /// an unscoped one needs the actor for every build, which its consumers' sections see.
+    /// hopping there when awaited. Once built it is shared, as Swift shares a `Sendable` value.
+    /// An unscoped one stays nonisolated: it is built where it is requested, and needs the actor
+    /// only when its build builds the isolated value (one not kept, or kept and not built yet),
+    /// whose own plan looks for the actor, and which an awaiting consumer hops to the actor for.
     private func decideBuildIsolation(_ meanings: inout [Meaning]) {
         guard meanings.contains(where: { $0.isolation != nil }) else { return }
         let needs = neededIsolation(meanings)

@@ -14,8 +14,9 @@ extension Injector {
     /// ``InjectionError/Kind/closeFailed``.
     ///
     /// The family below the injector is shut down with it, and first: the values of its live
-    /// children (and theirs) are closed before its own, the child that began keeping values last
-    /// first, since a child's values may use its parent's. A child shuts down only its own
+    /// children (and theirs) are closed before its own, the newest child first (a plain child
+    /// counts from when it was made, a template's child from when it first kept a value or made a
+    /// child), since a child's values may use its parent's. A child shuts down only its own
     /// values and those of the injectors below it; its parent and its siblings go on. After
     /// shutdown, a request of the injector or of any injector below it throws
     /// ``InjectionError/Kind/injectorShutDown``, and so does making a child of one; so does a

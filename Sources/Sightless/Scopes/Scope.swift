@@ -50,8 +50,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// ```
     public static let unscoped = Scope("unscoped", Unscoped())
 
-    /// One instance per injector, built on first use, exactly once even when many threads ask
-    /// at the same time.
+    /// One instance per injector, built on first use by one thread while the others that ask
+    /// wait for it and share its value; a build that throws keeps nothing, and the next request
+    /// builds again.
     ///
     /// ```swift
     /// binder.bind(Database.self).to(SQLDatabase.self).in(.singleton)
@@ -149,8 +150,9 @@ public protocol ScopeStrategy: Sendable {
 public enum AwaitedScoping: Sendable, Equatable {
     /// A new value for every request, awaited each time, as ``Scope/unscoped`` does.
     case rebuilds
-    /// One value per injector (per child, for a template's binding), built once however many
-    /// tasks await it at the same time, as ``Scope/singleton`` does.
+    /// One value per injector (per child, for a template's binding), even when the scope's
+    /// provision hands several injectors one storage: awaited from one build however many tasks
+    /// await it at the same time, as ``Scope/singleton`` does.
     case keepsOne
     /// The scope keeps no value built with `await`: binding one in it is an error.
     case unsupported
