@@ -141,7 +141,7 @@ extension Recipe {
         case .synchronous(let plan):
             buildValue = { request in
                 let prefetched = try await awaited.values(request, rethrow: rethrow)
-                return try await AsyncSection(request: request, prefetched: prefetched).run { resolution in try plan(&resolution) }
+                return try AsyncSection(request: request, prefetched: prefetched).run { resolution in try plan(&resolution) }
             }
             recorded = { request in try await AwaitedReentry.enter(key, reentry) { try await buildValue(request) } }
         case .awaited(let plan):
@@ -163,7 +163,7 @@ extension Recipe {
                 try await AwaitedReentry.enter(key, reentry) {
                     let prefetched = try await awaited.values(request, rethrow: rethrow)
                     let section = AsyncSection(request: request, prefetched: prefetched)
-                    let step = try await section.run { resolution in try plan(&resolution) }
+                    let step = try section.run { resolution in try plan(&resolution) }
                     return try Prefetched.cast(try await step.awaited(in: section), key, as: Value.self)
                 }
             }
@@ -293,8 +293,12 @@ extension Recipe {
                 // Awaiting the build this task is running would await for ever.
                 try AwaitedReentry.check(key, through: .singleton)
                 // An awaited request that began building it after `ready()` was asked makes the
-                // synchronous build fail with `needsAwait`: that build is awaited instead.
-                if let ready, ready(), let value = try await synchronouslyUnlessAwaited(request, stored) { return value }
+                // synchronous build fail with `needsAwait`: that build is awaited instead. A
+                // thread's build of it is awaited holding no thread, then read.
+                if let ready, ready() {
+                    if !storage.isFilled { await BuildCoordinator.process.awaitBuild(of: storage) }
+                    if let value = try synchronouslyUnlessAwaited(request, stored) { return value }
+                }
                 // Built for the injector that owns the binding, as a synchronous singleton is.
                 let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
                 return try await storage.awaitInstance {
@@ -315,7 +319,7 @@ extension Recipe {
             }
             build = { request in
                 try AwaitedReentry.check(key, through: .singleton)
-                if let ready, ready(), let value = try await synchronouslyUnlessAwaited(request, stored) { return value }
+                if let ready, ready(), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
                 return try await kept.of(request.injector).awaitInstance {
@@ -333,9 +337,9 @@ extension Recipe {
     @inline(__always)
     private static func synchronouslyUnlessAwaited<Value>(
         _ request: AsyncRequest, _ stored: Plan<Value>
-    ) async throws -> Value? {
+    ) throws -> Value? {
         do {
-            return try await AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
+            return try AsyncSection(request: request.withoutArguments, prefetched: nil).run { resolution in
                 try stored(&resolution)
             }
         } catch let error as InjectionError where error.kind == .needsAwait {
@@ -385,7 +389,7 @@ extension Recipe {
                     return { instance, _ in instance.awakeFromInjection() }
                 }
                 return { instance, section in
-                    try section.once { resolution in try setProperties(&instance, &resolution) }
+                    try section.run { resolution in try setProperties(&instance, &resolution) }
                     instance.awakeFromInjection()
                 }
             }

@@ -57,7 +57,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in

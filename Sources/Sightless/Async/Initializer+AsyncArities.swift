@@ -30,7 +30,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { _ in
@@ -64,7 +64,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in
@@ -118,7 +118,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in
@@ -174,7 +174,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in
@@ -232,7 +232,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in
@@ -292,7 +292,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in
@@ -354,7 +354,7 @@ extension Initializer {
                     throw rethrow(error)
                 }
                 // Outside the initializer's own failures: a property's carries its path.
-                if let finish { try await section.finishing(&instance, finish) }
+                try finish?(&instance, section)
                 return instance
             }
             return { resolution in

@@ -94,11 +94,12 @@ extension Injector {
         // (built synchronously, or what it awaits is stored) runs its plan here.
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil), let node = found.node {
             if let value = found.instance?.existingVerified(as: Value.self) { return value }
-            if node.reading({ node in node.isReady }) {
+            // A kept value not stored yet goes the general way, which awaits a thread's build.
+            if node.reading({ node in node.storage == nil && node.isReady }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
-                    return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, as: Value.self, name: nil) }
+                    return try run(node, as: Value.self, name: nil)
                 } catch {
                     return try await awaitedRequest(Value.self, name: nil, failedSynchronously: error)
                 }
@@ -116,11 +117,12 @@ extension Injector {
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name), let node = found.node {
             if let value = found.instance?.existingVerified(as: Value.self) { return value }
-            if node.reading({ node in node.isReady }) {
+            // A kept value not stored yet goes the general way, which awaits a thread's build.
+            if node.reading({ node in node.storage == nil && node.isReady }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
-                    return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, as: Value.self, name: key.name) }
+                    return try run(node, as: Value.self, name: key.name)
                 } catch {
                     return try await awaitedRequest(Value.self, name: key.name, failedSynchronously: error)
                 }
@@ -179,7 +181,8 @@ extension Injector {
         }
         guard let plan = node.asyncPlan else {
             if let failedSynchronously { throw failedSynchronously }
-            return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, plan: node.plan) }
+            await awaitThreadBuild(of: node)
+            return try run(node, plan: node.plan)
         }
         if let failedSynchronously {
             guard failedSynchronously.kind == .needsAwait else { throw failedSynchronously }
@@ -188,8 +191,9 @@ extension Injector {
             // request builds it, with no task, section or await; a kept value is read by its
             // plan. When an awaited request began building a kept value it needs in between,
             // that build fails with `needsAwait`: this request awaits instead.
+            await awaitThreadBuild(of: node)
             do throws(InjectionError) {
-                return try await SuspendingThread.retrying { () throws(InjectionError) in try run(node, plan: node.plan) }
+                return try run(node, plan: node.plan)
             } catch {
                 guard error.kind == .needsAwait else { throw error }
             }
@@ -203,6 +207,15 @@ extension Injector {
         } catch {
             throw InjectionError.request(error, key: key)
         }
+    }
+
+    /// Suspends, holding no thread, while another thread builds the value `node`'s scope keeps:
+    /// the synchronous build that follows then reads it, where it would wait for that build on
+    /// this thread, one of the cooperative pool's.
+    @usableFromInline nonisolated(nonsending)
+    func awaitThreadBuild(of node: AnyNode) async {
+        guard let storage = node.storage, !storage.isFilled else { return }
+        await BuildCoordinator.process.awaitBuild(of: storage)
     }
 
     /// An awaited request with dynamic arguments: they are placed in memory that lives until
@@ -220,11 +233,7 @@ extension Injector {
         } else {
             node = try await awaitedNode(Value.self, name: name)
         }
-        guard let plan = node.asyncPlan else {
-            return try await SuspendingThread.retrying { () throws(InjectionError) in
-                try run(node, key: key, arguments: repeat each arguments)
-            }
-        }
+        guard let plan = node.asyncPlan else { return try run(node, key: key, arguments: repeat each arguments) }
         let count = packCount(repeat each arguments)
         guard let signature = node.signature else {
             guard count == 0 else {
@@ -310,7 +319,7 @@ extension Injector {
         var failedSynchronously: InjectionError?
         if found.reading({ node in node.isReady }) {
             do throws(InjectionError) {
-                return try await SuspendingThread.retrying { () throws(InjectionError) in try synchronously(found) }
+                return try synchronously(found)
             } catch {
                 guard error.kind == .needsAwait else { throw error }
                 failedSynchronously = error

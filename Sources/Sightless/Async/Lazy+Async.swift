@@ -22,7 +22,8 @@ extension Lazy {
             }
             let node = try injector.compiledNode(Value.self, name: key.name)
             guard let plan = node.asyncPlan else {
-                return try await SuspendingThread.retrying { () throws(InjectionError) in try get() }
+                await injector.awaitThreadBuild(of: node)
+                return try get()
             }
             if let value = node.storage?.existing(as: Value.self) { return value }
             if injector.isShutDownInFamily { throw injector.shutDownError(key) }

@@ -143,18 +143,8 @@ struct AsyncSection {
     let prefetched: Prefetched?
 
     /// Runs `body` as a synchronous request of the injector, in which the plans of the awaited
-    /// dependencies give the values awaited for them. A value another thread is building is
-    /// awaited, holding no thread, and `body` runs again once that build has ended
-    /// (`SuspendingThread`).
-    nonisolated(nonsending)
-    func run<Result>(_ body: (inout Resolution) throws -> Result) async throws -> Result {
-        try await SuspendingThread.retrying { () throws -> Result in try once(body) }
-    }
-
-    /// Runs `body` once, as `run(_:)` does, where the section cannot suspend (on the main actor,
-    /// in `MainActor.run`): the caller marks it and awaits a build it meets
-    /// (`SuspendingThread.retrying(_:)` around `MainActor.run`).
-    func once<Result>(_ body: (inout Resolution) throws -> Result) throws -> Result {
+    /// dependencies give the values awaited for them.
+    func run<Result>(_ body: (inout Resolution) throws -> Result) throws -> Result {
         var resolution = try Resolution(injector: request.injector, arguments: request.arguments?.buffer)
         if let keeper = request.keeper { resolution.keeper = Keeper(keeper, weakly: request.weakly) }
         defer { resolution.end() }
@@ -170,9 +160,8 @@ extension AsyncSection {
     /// Runs `body` as `run(_:)` does, and tells whether it handed out a way back into the
     /// injector (a resolver, a `Lazy`, a `Factory`, the injector itself: each publishes the
     /// request's frame, `Resolution.publishFrame()`), through which what it built can ask again.
-    nonisolated(nonsending)
-    func runNotingWayBack<Result>(_ wayBack: inout Bool, _ body: (inout Resolution) throws -> Result) async throws -> Result {
-        try await run { resolution in
+    func runNotingWayBack<Result>(_ wayBack: inout Bool, _ body: (inout Resolution) throws -> Result) throws -> Result {
+        try run { resolution in
             let result = try body(&resolution)
             wayBack = resolution.frameReference != nil
             return result
@@ -262,7 +251,7 @@ final class AwaitedStep: Sendable {
     @inline(__always) nonisolated(nonsending)
     func value(in section: AsyncSection) async throws -> Any {
         var wayBack = false
-        let step = try await section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
+        let step = try section.runNotingWayBack(&wayBack) { resolution in try plan(&resolution) }
         guard wayBack || handsOutResolver else { return try await step.awaited(in: section) }
         return try await recorded { try await step.awaited(in: section) }
     }
@@ -294,19 +283,10 @@ extension AnyNode {
 }
 
 /// What follows an `async` initializer in its own step, once it returns: setting the properties
-/// and awaking, run synchronously in the section (`AsyncSection.once`); one async frame less
-/// per build than a step wrapped around the initializer's.
+/// and awaking, run synchronously in the section; one async frame less per build than a step
+/// wrapped around the initializer's.
 @usableFromInline
 typealias AsyncFinish<Value> = @Sendable (inout Value, AsyncSection) throws -> Void
-
-extension AsyncSection {
-    /// Runs `finish` on `instance`, again once a value another thread was building, which it
-    /// met, has been built (`BuildInProgress`).
-    @usableFromInline nonisolated(nonsending)
-    func finishing<Value>(_ instance: inout Value, _ finish: AsyncFinish<Value>) async throws {
-        try await SuspendingThread.retrying { () throws in try finish(&instance, self) }
-    }
-}
 
 /// A dependency that awaits in place (`AnyNode.awaitsInPlace`), which a section's plans read:
 /// one of the section's node's own dependencies, or one reached through dependencies that need

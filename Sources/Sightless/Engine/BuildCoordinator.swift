@@ -44,15 +44,10 @@ final class BuildCoordinator: Sendable {
         /// thread does not wait for a task, which may need this thread's builds; it is told to
         /// await the instance instead.
         case awaited
-        /// Another thread is building the instance, and this thread runs the section of an
-        /// awaited request (`suspending`): it does not wait, which would hold a thread of the
-        /// cooperative pool; the section awaits the build (`awaitBuild(of:)`) and runs again.
-        case busy
     }
 
-    /// Waits until `storage` holds an instance or this thread may build it; when `suspending`,
-    /// it never waits: a build another thread runs is `busy`.
-    func claim(_ storage: InstanceStorage, thread: UInt, suspending: Bool = false) -> Turn {
+    /// Waits until `storage` holds an instance or this thread may build it.
+    func claim(_ storage: InstanceStorage, thread: UInt) -> Turn {
         monitor.waitUntil { waits in
             // Most often no thread waits: nothing to hash.
             if !waits.waiting.isEmpty { waits.waiting[thread] = nil }
@@ -64,8 +59,6 @@ final class BuildCoordinator: Sendable {
                 return .build
             }
             if storage.builder == thread { return .reentered }
-            // Failing leaves nothing waiting, so no circle can close through this thread.
-            if suspending { return .busy }
             if waits.waitingCloses(from: storage.builder, back: thread) { return .deadlock }
             waits.waiting[thread] = storage
             return nil

@@ -118,13 +118,9 @@ public final class InstanceStorage {
         _ resolution: inout Resolution, build: Plan<Value>, whileAwaited: (@Sendable () -> InjectionError)? = nil
     ) throws -> Value {
         let coordinator = BuildCoordinator.process
-        switch coordinator.claim(self, thread: currentThread(), suspending: SuspendingThread.isMarked) {
+        switch coordinator.claim(self, thread: currentThread()) {
         case .built:
             break
-        case .busy:
-            // Part of an awaited request: it awaits that build, then runs again.
-            SuspendingThread.noteBusy(self)
-            throw InjectionError(.reentered(key: key, through: .otherThread), path: [key])
         case .reentered:
             throw InjectionError(.reentered(key: key, through: .singleton), path: [key])
         case .deadlock:

@@ -154,7 +154,7 @@ final class Node<Value>: AnyNode {
     override func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
         if let value = storage?.existing(as: Value.self) { return Transfer(value) }
         guard let asyncPlan else {
-            return Transfer(try await AsyncSection(request: request, prefetched: nil).run { resolution in try plan(&resolution) })
+            return Transfer(try AsyncSection(request: request, prefetched: nil).run { resolution in try plan(&resolution) })
         }
         return Transfer(try await asyncPlan(request))
     }

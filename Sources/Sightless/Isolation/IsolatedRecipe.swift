@@ -121,8 +121,8 @@ extension Recipe {
             if let value = storage?.existing(as: Value.self) { return value }
             let prefetched = try await awaited.values(request, rethrow: rethrow)
             let section = AsyncSection(request: request, prefetched: prefetched)
-            return try await SuspendingThread.retryingOnMainActor {
-                Transfer(try section.once { resolution in try stored(&resolution) })
+            return try await MainActor.run {
+                Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
         return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
@@ -150,10 +150,10 @@ extension Recipe {
                 let built: T = try Prefetched.cast(try await initializer.awaited(in: section), key.erased, as: T.self)
                 let instance = Transfer(built)
                 // Unlike `awaitedInjectable`: set and awoken on the main actor.
-                let awoken: Transfer<T> = try await SuspendingThread.retryingOnMainActor {
+                let awoken: Transfer<T> = try await MainActor.run {
                     var built = instance.value
                     if let setProperties {
-                        try section.once { resolution in try setProperties(&built, &resolution) }
+                        try section.run { resolution in try setProperties(&built, &resolution) }
                     }
                     try awake(built)
                     return Transfer(built)

@@ -51,7 +51,7 @@ struct Decorator: Sendable {
         let step: AsyncStep = { section, arguments in
             let inner = try AsyncBuild.arguments(arguments, as: AsyncBuild.self)
             let value = try Prefetched.cast(try await inner.awaited(in: section), key, as: Value.self)
-            return try await section.run { resolution in try apply(value, &resolution) }
+            return try section.run { resolution in try apply(value, &resolution) }
         }
         return { resolution in AsyncBuild(step, arguments: try plan(&resolution)) }
     }
