@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "SightlessSampleApp", dependencies: ["Sightless"]),
         .executableTarget(name: "SightlessSample", dependencies: ["SightlessSampleApp"]),
         .executableTarget(name: "SightlessSampleGraphCheck", dependencies: ["Sightless", "SightlessSampleApp"]),
+        // A graph check over a graph broken on purpose: `verify-graph --target BrokenGraphFixture`
+        // must fail with its problems (`.ci/run`).
+        .executableTarget(name: "BrokenGraphFixture", dependencies: ["Sightless"], path: "Tests/BrokenGraphFixture"),
         .testTarget(name: "SightlessTests", dependencies: ["Sightless"]),
         .testTarget(name: "SightlessSampleTests", dependencies: ["SightlessSample", "SightlessSampleApp"]),
         // The library against an executable reference model of its documented meaning.

@@ -42,6 +42,7 @@ struct VerifyGraph: CommandPlugin {
         if let unknown = checks.first(where: { !executables.contains($0) }) {
             throw VerifyGraphFailure("\(unknown) is not an executable target of \(context.package.displayName).")
         }
+        // What each check that failed wrote, to fail with once every check has run.
         var failed: [String] = []
         for check in checks {
             Diagnostics.progress("Building \(check)")
@@ -53,15 +54,24 @@ struct VerifyGraph: CommandPlugin {
             Diagnostics.progress("Running \(check)")
             let process = Process()
             process.executableURL = executable.url
-            // The check's output goes where this plugin's does: its problems are the message.
+            // Standard output and error in one pipe, in the order the check wrote them: its
+            // problems become the message `swift package` fails with.
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
             try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            if process.terminationReason != .exit || process.terminationStatus != 0 {
-                failed.append(check)
+            if process.terminationReason == .exit && process.terminationStatus == 0 {
+                if !text.isEmpty { print(text, terminator: text.hasSuffix("\n") ? "" : "\n") }
+            } else if process.terminationReason == .exit {
+                failed.append("\(check) found problems in the graph:\n\(text)")
+            } else {
+                failed.append("\(check) stopped on signal \(process.terminationStatus):\n\(text)")
             }
         }
         if !failed.isEmpty {
-            throw VerifyGraphFailure("the graph check \(failed.joined(separator: ", ")) found problems; they are listed above.")
+            throw VerifyGraphFailure(failed.joined(separator: "\n"))
         }
     }
 }
