@@ -34,6 +34,11 @@ extension Injector {
     /// as an entry point (``Binder/entryPoint(_:fileID:line:)``): a type requested only later is
     /// compiled, and checked, on its first request.
     ///
+    /// Call it where the app builds its injector: an app whose types are isolated to the main
+    /// actor (``MainActorInjectable``) verifies its graph on the main actor, in a `@MainActor`
+    /// test, as its start-up builds it there; off the main actor, such a type is a problem of
+    /// kind ``InjectionError/Kind/offActor``.
+    ///
     /// - Parameters:
     ///   - modules: the app's modules, as it builds its injector with them.
     ///   - overrides: the overrides the app builds its injector with, if any.
