@@ -11,11 +11,19 @@ extension Injector {
     /// }
     /// ```
     ///
+    /// In an XCTest test case, the same call in one line:
+    ///
+    /// ```swift
+    /// func testTheAppsGraphIsValid() {
+    ///     XCTAssertNoThrow(try Injector.verify(modules: [AppModule()]))
+    /// }
+    /// ```
+    ///
     /// It throws what ``init(modules:overrides:)`` and `childTemplate(…)` throw, the same
     /// problems in the same words (each with its path, the file and line to change, and the
     /// fix), all of them in one ``InjectionError``: the graph's problems, then each template's,
-    /// in the order of `templates`. A template is declared from the app's injector, so it is checked only when
-    /// that graph has no problem.
+    /// in the order of `templates`. A template is declared from the app's injector, so it is
+    /// checked only when that graph has no problem.
     ///
     /// Give each template a closure of its own: a closure stops at the first template that
     /// fails, and the next closure is checked all the same. The closure declares the template as
@@ -31,8 +39,8 @@ extension Injector {
     /// ``init(modules:overrides:)`` builds at once, nor anything a module or a template binds.
     /// The modules are configured, as for any injector, so a module that does work in
     /// ``Module/configure(_:)`` does it here too. Declare every type the app requests at run time
-    /// as an entry point (``Binder/entryPoint(_:fileID:line:)``): a type requested only later is
-    /// compiled, and checked, on its first request.
+    /// as an entry point (``Binder/entryPoint(_:fileID:line:)-(Value.Type,_,_)``): a type
+    /// requested only later is compiled, and checked, on its first request.
     ///
     /// Call it where the app builds its injector: an app whose types are isolated to the main
     /// actor (``MainActorInjectable``) verifies its graph on the main actor, in a `@MainActor`
