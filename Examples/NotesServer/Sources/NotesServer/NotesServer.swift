@@ -20,7 +20,14 @@ public struct NotesServer: Sendable {
     /// `try await NotesServer(storePath: "") { $0.bind((any NotesStore).self).to(instance: MemoryNotesStore()) }`.
     public init(storePath: String, overrides: (Binder) -> Void = { _ in }) async throws {
         injector = try await Injector.start(modules: [ServerModule(storePath: storePath)], overriding: overrides)
-        requests = try injector.childTemplate(providing: Author.self) { binder in
+        requests = try Self.requests(of: injector)
+    }
+
+    /// Declares the template of the child each request gets, from the server's injector: what
+    /// the server does when it starts, and what its graph check verifies
+    /// (`Injector.verify(modules:awaitingEagerValues:templates:)`).
+    public static func requests(of injector: Injector) throws(InjectionError) -> ChildTemplate<Author> {
+        try injector.childTemplate(providing: Author.self) { binder in
             binder.bind(NotesSession.self).in(.singleton)   // one per request, given back when it ends
             binder.entryPoint(NotesHandler.self)
         }

@@ -16,6 +16,13 @@ struct NotesServerTests {
         try await NotesServer(storePath: "/nonexistent/notes.json") { $0.bind((any NotesStore).self).to(instance: store) }
     }
 
+    @Test("the server's graph, its request template and the handler each request needs are valid, and checking opens no store")
+    func graphIsValid() throws {
+        // The store's path does not exist: verifying builds nothing, so nothing opens it.
+        try Injector.verify(modules: [ServerModule(storePath: "/nonexistent/notes.json")], awaitingEagerValues: true,
+                            templates: [NotesServer.requests(of:)])
+    }
+
     @Test("a note posted by an author is listed for that author, over 127.0.0.1")
     func postThenList() async throws {
         let server = try await server()
