@@ -91,6 +91,36 @@ public struct Factory<Value, each Argument>: Sendable {
         return try injector.requestPlacing(Value.self, name: key.name, found: node, arguments: repeat each arguments)
     }
 
+    /// A new instance, or `nil` once `onFailure` has been handed the error that building it
+    /// threw: for a protocol of the app's whose factory method cannot throw, with no trap and no
+    /// error lost.
+    ///
+    /// ```swift
+    /// protocol DetailMaking { func detail(id: Int) -> UIViewController }
+    ///
+    /// struct Details: DetailMaking {
+    ///     let screens: Factory<DetailViewController, Int>
+    ///     func detail(id: Int) -> UIViewController {
+    ///         screens.make(id, onFailure: { error in log.error("\(error)") }) ?? ErrorViewController()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The injector checked the target's bindings, its dependencies and its arguments' types
+    /// when it was built. What can still fail is what only a request can tell: an initializer,
+    /// closure or provider that throws, the injector shut down or released, a main-actor value
+    /// asked for off the main actor, a value that needs `await`. Each comes to `onFailure` as the
+    /// ``InjectionError`` that ``make(_:)`` would throw.
+    @inlinable
+    public func make(_ arguments: repeat each Argument, onFailure: (InjectionError) -> Void) -> Value? {
+        do {
+            return try make(repeat each arguments)
+        } catch {
+            onFailure(error)
+            return nil
+        }
+    }
+
     /// The value a factory made in code makes from `arguments`, its error as an
     /// `InjectionError`.
     @usableFromInline
