@@ -56,7 +56,7 @@ func standingReads(_ way: String, _ n: Int, _ sink: Sink) throws {
     case "injected-first", "injected-later", "injection-later":
         let injector = try Injector(modules: [AnyModule { $0.bind(ReadClock.self).to(instance: clock) }])
         if way == "injected-first" {
-            try injector.withCurrent {
+            injector.withCurrent {
                 for _ in 0..<n { sink.take(InjectedReader().clock) }
             }
             return
