@@ -296,7 +296,7 @@ extension Recipe {
                 // synchronous build fail with `needsAwait`: that build is awaited instead. A
                 // thread's build of it is awaited holding no thread, then read.
                 if let ready, ready() {
-                    if !storage.isFilled { await BuildCoordinator.process.awaitBuild(of: storage) }
+                    await storage.awaitThreadBuild()
                     if let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 }
                 // Built for the injector that owns the binding, as a synchronous singleton is.

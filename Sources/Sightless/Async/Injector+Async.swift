@@ -181,7 +181,7 @@ extension Injector {
         }
         guard let plan = node.asyncPlan else {
             if let failedSynchronously { throw failedSynchronously }
-            await awaitThreadBuild(of: node)
+            await node.storage?.awaitThreadBuild()
             return try run(node, plan: node.plan)
         }
         if let failedSynchronously {
@@ -191,7 +191,7 @@ extension Injector {
             // request builds it, with no task, section or await; a kept value is read by its
             // plan. When an awaited request began building a kept value it needs in between,
             // that build fails with `needsAwait`: this request awaits instead.
-            await awaitThreadBuild(of: node)
+            await node.storage?.awaitThreadBuild()
             do throws(InjectionError) {
                 return try run(node, plan: node.plan)
             } catch {
@@ -207,15 +207,6 @@ extension Injector {
         } catch {
             throw InjectionError.request(error, key: key)
         }
-    }
-
-    /// Suspends, holding no thread, while another thread builds the value `node`'s scope keeps:
-    /// the synchronous build that follows then reads it, where it would wait for that build on
-    /// this thread, one of the cooperative pool's.
-    @usableFromInline nonisolated(nonsending)
-    func awaitThreadBuild(of node: AnyNode) async {
-        guard let storage = node.storage, !storage.isFilled else { return }
-        await BuildCoordinator.process.awaitBuild(of: storage)
     }
 
     /// An awaited request with dynamic arguments: they are placed in memory that lives until

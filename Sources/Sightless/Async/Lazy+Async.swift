@@ -22,7 +22,7 @@ extension Lazy {
             }
             let node = try injector.compiledNode(Value.self, name: key.name)
             guard let plan = node.asyncPlan else {
-                await injector.awaitThreadBuild(of: node)
+                await node.storage?.awaitThreadBuild()
                 return try get()
             }
             if let value = node.storage?.existing(as: Value.self) { return value }

@@ -77,6 +77,17 @@ extension InstanceStorage {
     }
 }
 
+extension InstanceStorage {
+    /// Suspends, holding no thread, while another thread builds the instance: the synchronous
+    /// build that follows then reads it, where it would wait for that build on its thread, one
+    /// of the cooperative pool's. Returns at once when the instance is stored or nobody builds it.
+    nonisolated(nonsending)
+    func awaitThreadBuild() async {
+        guard !isFilled else { return }
+        await BuildCoordinator.process.awaitBuild(of: self)
+    }
+}
+
 /// What a caller of `awaitInstance` does: read the stored instance, wait for the build under
 /// way, or fail, since that build waits for the one the caller runs in (the keys of the circle),
 /// or since the injector keeping the instance was shut down.
