@@ -153,6 +153,13 @@ public struct Properties<Instance>: Sendable {
         _ keyPath: KeyPath<Instance, Injection<Value>> & Sendable, named name: String? = nil,
         fileID: String = #fileID, line: Int = #line
     ) -> Properties {
+        stating(keyPath, named: name, fileID: fileID, line: line)
+    }
+
+    /// The one entry every form of `reads` makes.
+    func stating<Value>(
+        _ keyPath: KeyPath<Instance, Injection<Value>> & Sendable, named name: String?, fileID: String, line: Int
+    ) -> Properties {
         let dependency = Dependency(property: keyPath, key: AnyKey(type: Value.self, name: name),
                                     location: SourceLocation(fileID: fileID, line: line))
         let entry = Entry(keyPath: keyPath, dependency: dependency, accepts: { _ in true }) { linker, dependency in

@@ -169,3 +169,40 @@ extension Properties where Instance: MainActorInjectable {
         injecting(keyPath, named: key.name, fileID: fileID, line: line)
     }
 }
+
+extension Properties where Instance: MainActorInjectable {
+    /// States a dependency a ``MainActorInjectable`` type reads where it stands — an
+    /// ``Injection`` kept in a `let`, or the projected value of an ``Injected`` property — whose
+    /// key path is isolated to the main actor, so that the graph knows it when the injector is
+    /// built (see the general ``Properties/reads(_:named:fileID:line:)``). The injection is
+    /// resolved on the main actor, with the type's other properties.
+    ///
+    /// ```swift
+    /// @MainActor
+    /// final class FeedModel: MainActorInjectable {
+    ///     @Injected(default: SystemClock()) var clock: Clock
+    ///     let api = Injection<Api>()
+    ///     static let initializer = Initializer(FeedModel.init)
+    ///     static let properties = Properties<FeedModel>()
+    ///         .reads(\.$clock)
+    ///         .reads(\.api)
+    /// }
+    /// ```
+    @MainActor
+    public func reads<Value>(
+        _ keyPath: KeyPath<Instance, Injection<Value>>, named name: String? = nil,
+        fileID: String = #fileID, line: Int = #line
+    ) -> Properties {
+        stating(mainActorKeyPath(keyPath), named: name, fileID: fileID, line: line)
+    }
+
+    /// The twin of the main-actor form for a nonisolated type, whose key paths are `Sendable`:
+    /// the same as the general `reads(_:named:)`, which the call would otherwise find ambiguous.
+    @_documentation(visibility: internal)
+    public func reads<Value>(
+        _ keyPath: KeyPath<Instance, Injection<Value>> & Sendable, named name: String? = nil,
+        fileID: String = #fileID, line: Int = #line
+    ) -> Properties {
+        stating(keyPath, named: name, fileID: fileID, line: line)
+    }
+}

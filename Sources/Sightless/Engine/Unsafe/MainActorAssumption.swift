@@ -25,3 +25,10 @@ func mainActorKeyPath<Root, Value>(
 ) -> WritableKeyPath<Root, Value> & Sendable {
     unsafe unsafeBitCast(keyPath, to: (WritableKeyPath<Root, Value> & Sendable).self)
 }
+
+/// A key path to a read-only property of a ``MainActorInjectable`` type (an ``Injection`` it
+/// reads where it stands), under the invariant of the writable form above: `Properties` reads
+/// through it only in the plan of that type, on the main actor.
+func mainActorKeyPath<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> KeyPath<Root, Value> & Sendable {
+    unsafe unsafeBitCast(keyPath, to: (KeyPath<Root, Value> & Sendable).self)
+}
