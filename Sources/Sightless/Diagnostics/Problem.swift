@@ -349,6 +349,10 @@ extension InjectionError.Problem {
         /// `key`, and it is no ``Injectable`` type; `nearMisses` are bound keys of the same type
         /// under other names.
         case decoratorWithoutBinding(key: AnyKey, location: SourceLocation?, nearMisses: [AnyKey])
+        /// A child's decorator of `key` (at `location`) wraps nothing the child builds: `key` is
+        /// bound by its parent, whose value is the whole family's, and a child decorates only
+        /// what it builds.
+        case decoratorOfParentKey(key: AnyKey, location: SourceLocation?)
         /// The binding of `key` for `consumer` (at `location`) serves nothing: `consumer` has no
         /// argument or property of `key`.
         case unusedContextualBinding(key: AnyKey, consumer: AnyKey, location: SourceLocation?)
@@ -428,7 +432,8 @@ extension InjectionError.Problem.Detail {
         case .noSession: .noSession
         case .needsAwait, .keptNotBuilt: .needsAwait
         case .offActor, .descriptorsOffActor: .offActor
-        case .overrideReplacesNothing, .decoratorWithoutBinding, .unusedContextualBinding: .unusedDeclaration
+        case .overrideReplacesNothing, .decoratorWithoutBinding, .decoratorOfParentKey, .unusedContextualBinding:
+            .unusedDeclaration
         case .severalCandidates: .ambiguousBinding
         case .internalInconsistency: .internalInconsistency
         }
@@ -452,7 +457,7 @@ extension InjectionError.Problem.Detail {
              .injectorShutDown(let key), .shuttingDown(let key), .noInjector(let key), .closeFailed(let key, _), .noSession(let key), .needsAwait(let key, _), .keptNotBuilt(let key, _, _, _),
              .awaitedInScope(let key, _, _), .closerNotKept(let key, _), .closableNotKept(let key, _), .overrideReplacesNothing(let key, _, _),
              .offActor(let key, _), .descriptorsOffActor(let key, _),
-             .decoratorWithoutBinding(let key, _, _), .unusedContextualBinding(let key, _, _),
+             .decoratorWithoutBinding(let key, _, _), .decoratorOfParentKey(let key, _), .unusedContextualBinding(let key, _, _),
              .severalCandidates(let key, _):
             key
         case .cycle(let keys): keys.first

@@ -256,6 +256,8 @@ enum ProblemText {
             var message = "The decorator of \(key) wraps nothing: this injector does not bind \(key)."
             message += boundWithSameType(nearMisses)
             return message
+        case .decoratorOfParentKey(let key, _):
+            return "The decorator of \(key) wraps nothing this child builds: its parent binds \(key), and the value is the whole family's."
         case .unusedContextualBinding(let key, let consumer, _):
             return "The binding of \(key) when injected into \(consumer) serves nothing: \(consumer) has no argument or property of \(key)."
         case .severalCandidates(let key, let candidates):
@@ -399,6 +401,8 @@ enum ProblemText {
                 : "Override one of the keys that are bound (check the name), or move the binding from overrides: to modules: if it adds a key."
         case .decoratorWithoutBinding(let key, _, _):
             return "Bind \(key) in this injector's modules, or decorate a key that is bound (check its type and name)."
+        case .decoratorOfParentKey(let key, _):
+            return "Decorate \(key) in the parent's modules, where it applies to the whole family; or override \(key) in this child (child(modules:overrides:)) and decorate the override."
         case .unusedContextualBinding(let key, let consumer, _):
             return "Name the type whose initializer or properties take \(key) in whenInjected(into:), or remove the binding if \(consumer) no longer needs it."
         case .severalCandidates(let key, let candidates):

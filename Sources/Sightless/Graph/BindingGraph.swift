@@ -60,6 +60,12 @@ struct BindingGraph: Sendable {
         nodes[node].isRoot = true
     }
 
+    /// Marks a node as its parent's: a just-in-time type a child leaves to its parent, which an
+    /// explanation shows as such.
+    mutating func markFromParent(_ node: Int) {
+        nodes[node].fromParent = true
+    }
+
     mutating func setLinkedMeaning(_ meaning: Meaning, of node: Int) {
         nodes[node].linkedMeaning = meaning
     }

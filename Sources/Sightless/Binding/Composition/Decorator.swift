@@ -135,7 +135,9 @@ extension Binder {
     /// it is awaited). They run inside the key's scope: a singleton is decorated once, an
     /// unscoped key on every request. Decorating a key that nothing binds
     /// (and that is no ``Injectable`` type) is an ``InjectionError/Kind/unusedDeclaration``
-    /// error when the injector is built.
+    /// error when the injector is built. So is a child's decorator of a key its parent binds:
+    /// that value is the parent's, for the whole family; decorate it in the parent, or override
+    /// the key in the child and decorate the override.
     public func decorate<Value>(
         _ type: Value.Type, fileID: String = #fileID, line: Int = #line,
         _ wrap: @escaping @Sendable (Value, Resolver) throws -> Value

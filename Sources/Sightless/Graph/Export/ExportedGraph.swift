@@ -22,11 +22,16 @@ struct ExportedGraph {
         /// What `await` the node needs (`ExportedGraph.awaiting`), or `nil` for none.
         var awaiting: String?
 
+        /// Whether a child takes the node from its parent.
+        var isParents: Bool { source == "parent's" }
+
         /// `singleton, type`, who keeps a kept value (`kept by this injector`, `kept by each
         /// child`), the actor of an isolated one (or the one a nonisolated one needs to be
         /// built) and, when there are any, the dynamic arguments.
         var summary: String {
-            var parts = [scope?.name ?? "", source].filter { !$0.isEmpty }
+            // A value a template's child is made with is one per child, whatever the scope
+            // of the recipe that stands for it.
+            var parts = source == "provided" ? ["provided to each child"] : [scope?.name ?? "", source].filter { !$0.isEmpty }
             if meaning.owner == .injector || meaning.owner == .eachChild { parts.append("kept by \(meaning.owner)") }
             if let isolation = meaning.isolation, !meaning.isolatedForBuild {
                 parts.append("isolated to \(isolation)")
@@ -77,7 +82,7 @@ struct ExportedGraph {
             let node = graph.nodes[original]
             return Entry(
                 key: node.key,
-                scope: node.recipe?.scope,
+                scope: node.fromParent ? nil : node.recipe?.scope,
                 source: node.fromParent ? "parent's"
                     : node.recipe != nil && autoWired.contains(node.key) ? "auto-wired" : Self.source(of: node.recipe),
                 creationTime: graph.dynamicDependencies(of: original),
@@ -85,7 +90,7 @@ struct ExportedGraph {
                     Edge(dependency: graph.dependency(of: edge, from: original), target: edge.target.map { position[$0] })
                 },
                 decorators: node.recipe == nil ? [] : (decorators[node.key] ?? []).map(\.location),
-                meaning: meanings[original],
+                meaning: Self.meaning(meanings[original], fromParent: node.fromParent),
                 needs: needs.actor(of: original),
                 awaiting: Self.awaiting(original, in: graph, meanings: meanings))
         }
@@ -123,6 +128,14 @@ struct ExportedGraph {
             }
         }
         return allEager ? "ready once started (\(reason))" : "ready once \(reason) is built"
+    }
+
+    /// The meaning the export shows: a value a child takes from its parent is the parent's to
+    /// keep.
+    private static func meaning(_ meaning: Meaning, fromParent: Bool) -> Meaning {
+        var shown = meaning
+        if fromParent && shown.owner != .none { shown.owner = .parent }
+        return shown
     }
 
     private static func source(of recipe: Recipe?) -> String {

@@ -97,11 +97,16 @@ extension Injector {
     }
 
     /// The explanation of `key`, from the compiled `graph`, or from what it reaches beyond it.
+    /// In a child, a key its parent provides — one the parent binds, or a just-in-time type
+    /// that needs nothing of the child's own, which the family shares — is explained by the
+    /// parent, and marked as the parent's.
     private func explanation(of key: AnyKey, in graph: BindingGraph) throws(InjectionError) -> String {
-        let decorators = graphCompilation?.composition.decorators ?? [:]
-        let autoWired = graphCompilation?.composition.autoWired ?? []
+        let compilation = graphCompilation
+        let decorators = compilation?.composition.decorators ?? [:]
+        let autoWired = compilation?.composition.autoWired ?? []
         let base = ExportedGraph(graph, decorators: decorators, autoWired: autoWired)
         if let root = base.index[key] {
+            if base.nodes[root].isParents, let parent { return try parent.explainedForChild(key) }
             return ExplainExporter().explain(root, in: base)
         }
         var bindings: [AnyKey: Recipe] = [:]
@@ -111,14 +116,23 @@ extension Injector {
         }
         let injector = Recipe.injector()
         bindings[injector.key] = bindings[injector.key] ?? injector
-        var compiler = GraphCompiler(bindings: bindings)
-        compiler.contextual = graphCompilation?.composition.contextual ?? [:]
-        guard compiler.addRoot(key) != nil else {
+        // A key the parent binds is found there, as a child's compile finds it.
+        var compiler = GraphCompiler(bindings: bindings, perChild: compilation?.isTemplate ?? false,
+                                     existing: { key in compilation?.inherited(key) }, inherited: { _ in true })
+        compiler.contextual = compilation?.composition.contextual ?? [:]
+        guard let rootIndex = compiler.addRoot(key) else {
             throw InjectionError(MissingBindingRule.problem(
                 for: key, neededBy: nil, path: [key], location: nil, bindings: bindings,
-                templates: graphCompilation?.templatesInFamily ?? []))
+                templates: compilation?.templatesInFamily ?? []))
         }
-        let discoveredGraph = compiler.graph
+        compiler.decide()
+        var discoveredGraph = compiler.graph
+        if let compilation, compilation.parent != nil {
+            for shared in discoveredGraph.justInTimeKeysNotReaching(bindings, isOwn: compilation.isOwn) {
+                if let index = discoveredGraph.index[shared] { discoveredGraph.markFromParent(index) }
+            }
+        }
+        if discoveredGraph.nodes[rootIndex].fromParent, let parent { return try parent.explainedForChild(key) }
         return try AnyKey.naming(discoveredGraph.nodes.map(\.key)) {
             Result { () throws(InjectionError) -> String in
                 let discovered = ExportedGraph(discoveredGraph, decorators: decorators, autoWired: autoWired)
@@ -128,5 +142,16 @@ extension Injector {
                 return ExplainExporter().explain(root, in: discovered)
             }
         }.get()
+    }
+
+    /// This injector's explanation of `key`, which a child takes from it, its first line marked
+    /// as the parent's: `Store — parent's (singleton, just-in-time type, kept by this injector)`.
+    private func explainedForChild(_ key: AnyKey) throws(InjectionError) -> String {
+        let text = try explain(key)
+        let firstLine = text.prefix { $0 != "\n" }
+        let rest = text.dropFirst(firstLine.count)
+        guard let separator = firstLine.firstRange(of: " — ") else { return text }
+        let name = firstLine[..<separator.upperBound], summary = firstLine[separator.upperBound...]
+        return String(name) + "parent's (" + String(summary) + ")" + String(rest)
     }
 }
