@@ -88,6 +88,11 @@ public final class InjectorSession<each Value: Sendable>: Sendable {
     /// - Throws: an ``InjectionError`` when the new child cannot be made (see
     ///   ``ChildTemplate/child(_:)``), or when the old session, closed now, failed to close
     ///   (``InjectionError/Kind/closeFailed``; the new session is current all the same).
+    ///
+    /// Unavailable from `async` code, where `try await session.replace(user)` picks the `async`
+    /// form. In top-level code that awaits (`main.swift`, a script), Swift still ranks this form
+    /// first and reports it unavailable: make the call from an `async` function.
+    @available(*, noasync, message: "in async code, the async replace closes AsyncClosable values and awaiting closers: write try await (from top-level code, inside an async function)")
     public func replace(_ values: repeat each Value) throws(InjectionError) {
         let child = try template.child(repeat each values)
         if case .close(let old) = swap(to: child, waiting: false) { try old.shutDown() }
@@ -133,6 +138,9 @@ public final class InjectorSession<each Value: Sendable>: Sendable {
     ///
     /// - Throws: ``InjectionError/Kind/closeFailed`` when the ended session, closed now, failed
     ///   to close.
+    ///
+    /// Unavailable from `async` code, where `try await session.end()` picks the `async` form.
+    @available(*, noasync, message: "in async code, the async end closes AsyncClosable values and awaiting closers: write try await (from top-level code, inside an async function)")
     public func end() throws(InjectionError) {
         if case .close(let old) = swap(to: nil, waiting: false) { try old.shutDown() }
     }
