@@ -13,6 +13,16 @@ private final class CaptiveNamedHolder: Injectable {
     static let initializer = Initializer(CaptiveNamedHolder.init(widget:), .named("outer"))
 }
 
+/// A type that declares itself per request, which a parent compiles just in time.
+private final class DeclaredPerRequest: Injectable {
+    static let initializer = Initializer(DeclaredPerRequest.init)
+    static var scope: Scope { .perRequest }
+}
+private final class DeclaredPerRequestHolder: Injectable {
+    init(value: DeclaredPerRequest) {}
+    static let initializer = Initializer(DeclaredPerRequestHolder.init(value:))
+}
+
 @Suite("Rule: captive dependency")
 struct CaptiveDependencyRuleTests {
     @Test("a singleton holding a per-request value is reported with both scopes and the path")
@@ -80,5 +90,38 @@ struct CaptiveDependencyRuleTests {
             binder.bind(CaptiveNamedHolder.self).in(.singleton)
         }
         #expect(CaptiveDependencyRule().check(graph).isEmpty)
+    }
+
+    @Test("a child's singleton holding a per-request type its parent compiled just in time is reported")
+    func childSingletonHoldsParentsDeclaredPerRequest() throws {
+        let app = try Injector(modules: [])
+        _ = try app.getInstance(DeclaredPerRequest.self)   // the parent compiles it
+        let error = #expect(throws: InjectionError.self) {
+            try app.child { $0.bind(DeclaredPerRequestHolder.self).in(.singleton) }
+        }
+        guard case .captiveDependency(let key, _, let dependency, let dependencyScope)? = error?.problems.first?.detail else {
+            Issue.record("expected captiveDependency, got \(String(describing: error))")
+            return
+        }
+        #expect(key == Key<DeclaredPerRequestHolder>().erased)
+        #expect(dependency == Key<DeclaredPerRequest>().erased)
+        #expect(dependencyScope == "per request")
+    }
+
+    @Test("a child's singleton holding a per-request type reached first through the child is reported")
+    func childSingletonHoldsSharedDeclaredPerRequest() throws {
+        let app = try Injector(modules: [])
+        let error = #expect(throws: InjectionError.self) {
+            try app.child { $0.bind(DeclaredPerRequestHolder.self).in(.singleton) }
+        }
+        #expect(error?.kind == .scopeConflict, "\(String(describing: error))")
+    }
+
+    @Test("the same singleton in the root injector is reported alike")
+    func rootSingletonHoldsDeclaredPerRequest() throws {
+        let error = #expect(throws: InjectionError.self) {
+            try Injector(modules: [AnyModule { $0.bind(DeclaredPerRequestHolder.self).in(.singleton) }])
+        }
+        #expect(error?.kind == .scopeConflict, "\(String(describing: error))")
     }
 }

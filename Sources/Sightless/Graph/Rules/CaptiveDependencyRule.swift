@@ -49,12 +49,19 @@ struct CaptiveDependencyRule: GraphRule {
     }
 
     /// The scope that keeps the values of `key`, which the parent (or one of its parents)
-    /// binds: its binding's, or for an unscoped alias, its target's; `nil` for a key no parent
-    /// binds (a type it compiled just in time keeps what its declaration says, checked there).
+    /// binds: its binding's, or for an unscoped alias, its target's. A key no parent binds is a
+    /// type the parent compiled just in time, which keeps what its declaration says: its
+    /// recipe's scope, made once per process (`nil` when its declaration could not be read
+    /// here, which its own compile reported).
     private func scope(ofParentKey key: AnyKey, _ parent: GraphCompilation.Parent) -> Scope? {
         var key = key
         var seen: Set<AnyKey> = []
-        while seen.insert(key).inserted, let recipe = parent.recipe(for: key) {
+        while seen.insert(key).inserted {
+            guard let recipe = parent.recipe(for: key) else {
+                guard key.name == nil, let declared = JustInTimeRecipes.recipe(of: key.type),
+                      declared.problems.isEmpty else { return nil }
+                return declared.scope
+            }
             guard case .alias(let target) = recipe.source, recipe.scope == .unscoped else { return recipe.scope }
             key = target
         }
