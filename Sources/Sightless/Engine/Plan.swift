@@ -12,7 +12,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 /// ```swift
 /// Provision(unscoped.key) { resolution in try unscoped.get(&resolution) }
 /// ```
-@safe public struct Resolution {
+public struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     @usableFromInline let borrowed: BorrowedInjector
     /// The dynamic arguments of the requested key, or `nil` when the request has none.
