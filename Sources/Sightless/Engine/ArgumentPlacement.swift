@@ -99,7 +99,7 @@ extension Injector {
            let found = known ?? compiled(Value.self, name: name) {
             let placed: Value?
             do {
-                placed = try found.withObject { node in try run(node.typedVerified(as: Value.self)) }
+                placed = try found.withObject { node in unsafe try run(node.typedVerified(as: Value.self)) }
             } catch {
                 throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
             }

@@ -71,10 +71,7 @@ struct AsyncSection {
         if let keeper = request.keeper { resolution.keeper = Keeper(keeper, weakly: request.weakly) }
         defer { resolution.end() }
         guard let prefetched else { return try body(&resolution) }
-        return try withExtendedLifetime(prefetched) {
-            resolution.prefetchedReference = UnownedReference(prefetched)
-            return try body(&resolution)
-        }
+        return try resolution.withPrefetched(prefetched, body)
     }
 }
 
@@ -445,7 +442,7 @@ struct AwaitedDependencies: Sendable {
     nonisolated(nonsending)
     private static func outcome(of node: AnyNode, _ request: AsyncRequest) async -> Result<Transfer<Any>, any Error> {
         do {
-            return .success(Transfer(try await node.leafValue(request)))
+            return unsafe .success(Transfer(try await node.leafValue(request)))
         } catch {
             return .failure(error)
         }
@@ -483,7 +480,7 @@ struct AwaitedDependencies: Sendable {
     ) async -> Result<Transfer<Any>, any Error> {
         await RequestFrame.$awaitedPath.withValue(path + leaf.keys) {
             do {
-                return .success(Transfer(try await leaf.node.leafValue(request)))
+                return unsafe .success(Transfer(try await leaf.node.leafValue(request)))
             } catch {
                 return .failure(error)
             }

@@ -107,7 +107,7 @@ extension Injector {
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: name), let node = found.node {
             // A kept instance is read from its cell, with nothing retained or borrowed.
-            if let value = found.instance?.existingVerified(as: Value.self) { return value }
+            if let value = unsafe found.instance?.existingVerified(as: Value.self) { return value }
             return try run(node, as: Value.self, name: name)
         }
         return try requestCompiling(Value.self, name: name)
@@ -123,11 +123,11 @@ extension Injector {
                 // injector is not shut down (checked by the caller). Anything else runs the
                 // general path.
                 guard node.signature == nil, RequestFrame.current(of: self) == nil, !parentIsShutDown else {
-                    return try run(node.typedVerified(as: Value.self))
+                    return unsafe try run(node.typedVerified(as: Value.self))
                 }
                 var resolution = try Resolution(injector: self)
                 defer { resolution.end() }
-                return try node.typedVerified(as: Value.self).plan(&resolution)
+                return unsafe try node.typedVerified(as: Value.self).plan(&resolution)
             }
         } catch {
             throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
@@ -141,7 +141,7 @@ extension Injector {
         guard let found = compiled(Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
-        if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
+        if let value = found.reading({ node in unsafe node.storage?.existingVerified(as: Value.self) }) { return value }
         return try run(found, as: Value.self, name: name)
     }
 
