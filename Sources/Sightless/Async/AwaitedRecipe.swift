@@ -302,7 +302,7 @@ extension Recipe {
                 // Built for the injector that owns the binding, as a synchronous singleton is.
                 let dependency = request.withoutArguments.kept(by: request.injector.owner(owner), weakly: true)
                 return try await storage.awaitInstance {
-                    Transfer(try await recorded(dependency))
+                    unsafe Transfer(try await recorded(dependency))
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
@@ -323,7 +323,7 @@ extension Recipe {
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
                 return try await kept.of(request.injector).awaitInstance {
-                    Transfer(try await recorded(dependency))
+                    unsafe Transfer(try await recorded(dependency))
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,

@@ -92,14 +92,14 @@ extension Injector {
         // Inlined where the type is known, as a synchronous request is: a value a scope has
         // stored is read with one probe of the root table, and a node that needs no `await` now
         // (built synchronously, or what it awaits is stored) runs its plan here.
-        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil), let node = found.node {
-            if let value = found.instance?.existingVerified(as: Value.self) { return value }
+        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil) {
+            if let value = found.existing { return value }
             // A kept value not stored yet goes the general way, which awaits a thread's build.
-            if node.reading({ node in node.storage == nil && node.isReady }) {
+            if found.node.reading({ node in node.storage == nil && node.isReady }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
-                    return try run(node, as: Value.self, name: nil)
+                    return try run(found.node, as: Value.self, name: nil)
                 } catch {
                     return try await awaitedRequest(Value.self, name: nil, failedSynchronously: error)
                 }
@@ -115,14 +115,14 @@ extension Injector {
     /// ```
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
-        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name), let node = found.node {
-            if let value = found.instance?.existingVerified(as: Value.self) { return value }
+        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name) {
+            if let value = found.existing { return value }
             // A kept value not stored yet goes the general way, which awaits a thread's build.
-            if node.reading({ node in node.storage == nil && node.isReady }) {
+            if found.node.reading({ node in node.storage == nil && node.isReady }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
-                    return try run(node, as: Value.self, name: key.name)
+                    return try run(found.node, as: Value.self, name: key.name)
                 } catch {
                     return try await awaitedRequest(Value.self, name: key.name, failedSynchronously: error)
                 }
@@ -275,7 +275,7 @@ extension Injector {
     /// (see `runPlacing`). `known` is the key's node when the caller found it before.
     @inlinable @inline(__always) nonisolated(nonsending)
     func awaitedRequestPlacing<Value, each Argument>(
-        _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?, arguments: repeat each Argument
+        _ type: Value.Type, name: String?, found known: FoundNode<Value>?, arguments: repeat each Argument
     ) async throws(InjectionError) -> Value? {
         typealias Arguments = (repeat each Argument)
         return try await awaitedRequestPlacing(
@@ -296,8 +296,8 @@ extension Injector {
     /// destroyed by `destroy`.
     @inlinable @inline(__always) nonisolated(nonsending)
     func awaitedRequestPlacing<Value>(
-        _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>?,
-        synchronously: (UnownedReference<AnyNode>) throws(InjectionError) -> Value,
+        _ type: Value.Type, name: String?, found known: FoundNode<Value>?,
+        synchronously: (FoundNode<Value>) throws(InjectionError) -> Value,
         matches: (DynamicSignature) -> Bool,
         place: (borrowing AwaitedArguments, DynamicSignature) -> Void,
         destroy: (borrowing AwaitedArguments, DynamicSignature) -> Void

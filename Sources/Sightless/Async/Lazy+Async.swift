@@ -34,7 +34,7 @@ extension Lazy {
             } else {
                 let storage = storage
                 kept = { request in
-                    try await storage.awaitInstance { Transfer(try await plan(request)) }
+                    try await storage.awaitInstance { unsafe Transfer(try await plan(request)) }
                 }
             }
             do {

@@ -41,7 +41,7 @@ enum MainQueue {
 @inlinable @inline(__always)
 func onMainActor<Result>(building key: AnyKey, _ body: @MainActor () throws -> Result) throws -> Result {
     try requireMainActor(building: key)
-    return try runOnMainActor { Transfer(try body()) }.value
+    return try runOnMainActor { unsafe Transfer(try body()) }.value
 }
 
 /// Throws `offActor` for `key` unless the calling code runs on the main actor.

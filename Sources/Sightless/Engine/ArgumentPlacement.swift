@@ -10,7 +10,7 @@ extension Injector {
     /// A request with dynamic arguments, from `getInstance(_:arguments:)` or `Factory.make(_:)`.
     @inlinable @inline(__always)
     func requestPlacing<Value, each Argument>(
-        _ type: Value.Type, name: String?, found: UnownedReference<AnyNode>? = nil, arguments: repeat each Argument
+        _ type: Value.Type, name: String?, found: FoundNode<Value>? = nil, arguments: repeat each Argument
     ) throws(InjectionError) -> Value {
         try requestPlacing(Value.self, name: name, found: found) { node in
             try runPlacing(node, arguments: repeat each arguments)
@@ -92,14 +92,14 @@ extension Injector {
     /// (a `Factory`, when it was made), saving the probe of the table.
     @inlinable @inline(__always)
     func requestPlacing<Value>(
-        _ type: Value.Type, name: String?, found known: UnownedReference<AnyNode>? = nil,
+        _ type: Value.Type, name: String?, found known: FoundNode<Value>? = nil,
         run: (Node<Value>) throws -> Value?, general: () throws(InjectionError) -> Value
     ) throws(InjectionError) -> Value {
         if !isShutDown.load(ordering: .relaxed), RequestFrame.current(of: self) == nil, !parentIsShutDown,
            let found = known ?? compiled(Value.self, name: name) {
             let placed: Value?
             do {
-                placed = try found.withObject { node in try run(node.typedVerified(as: Value.self)) }
+                placed = try found.withNode { node in try run(node) }
             } catch {
                 throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
             }

@@ -51,13 +51,12 @@ func argumentPlanMismatch(_ type: Any.Type) -> InjectionError {
 struct ArgumentPlan<Value>: Sendable {
     @usableFromInline let plan: Plan<Value>
     /// The dependency's instance storage, when its scope keeps one and it holds a `Value`.
-    @usableFromInline let storage: InstanceStorage?
+    @usableFromInline let storage: TypedStorage<Value>?
 
     @usableFromInline
     init(_ plan: @escaping Plan<Value>, storage: InstanceStorage?) {
         self.plan = plan
-        // What makes `value(_:)`'s read without a type comparison sound.
-        self.storage = storage?.valueType == ObjectIdentifier(Value.self) ? storage : nil
+        self.storage = TypedStorage(storage)
     }
 
     /// A dynamic argument, read from the request's buffer by a plan made (and specialized)
@@ -71,7 +70,7 @@ struct ArgumentPlan<Value>: Sendable {
     /// its plan.
     @inlinable @inline(__always)
     func value(_ resolution: inout Resolution) throws -> Value {
-        if let value = storage?.existingVerified(as: Value.self) { return value }
+        if let value = storage?.existing { return value }
         return try plan(&resolution)
     }
 }

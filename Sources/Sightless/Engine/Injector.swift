@@ -61,26 +61,6 @@ public final class Injector: Sendable {
         self.init(graph: InjectorGraph(nodes: nodes, compilation: compilation, parent: parent))
     }
 
-    /// The compiled node of `Value` named `name`, if there is one yet; read without retaining
-    /// the table.
-    @inlinable @inline(__always)
-    func compiled<Value>(_ type: Value.Type, name: String?) -> UnownedReference<AnyNode>? {
-        compiledEntry(Value.self, name: name)?.node
-    }
-
-    /// The index's entry for `Value` named `name`, if the key is compiled yet: its node, and
-    /// the cell of the instance a scope keeps for it, read without retaining the table.
-    @inlinable @inline(__always)
-    func compiledEntry<Value>(_ type: Value.Type, name: String?) -> IndexedNode? {
-        // The table is borrowed only for the probe of its base index, where nothing is atomic:
-        // the word that publishes its later index is read through the injector's own copy of
-        // its handle, so that neither is retained.
-        if let base = graphNodes.reading({ table in table.baseIndex.entry(type: Value.self, name: name) }) {
-            return base
-        }
-        return later.memory?.entry(type: Value.self, name: name)
-    }
-
     /// Compiles keys on their first request.
     var compilation: any Compilation { graph.compilation }
     /// What the injectors of this injector's family share (`InjectorGraph`).
@@ -105,10 +85,10 @@ extension Injector {
     /// anything else runs the plan, out of line.
     @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
-        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: name), let node = found.node {
+        if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: name) {
             // A kept instance is read from its cell, with nothing retained or borrowed.
-            if let value = found.instance?.existingVerified(as: Value.self) { return value }
-            return try run(node, as: Value.self, name: name)
+            if let value = found.existing { return value }
+            return try run(found.node, as: Value.self, name: name)
         }
         return try requestCompiling(Value.self, name: name)
     }
@@ -116,18 +96,18 @@ extension Injector {
     /// Runs the plan of a node found in the root table for `Value`, specialized where the
     /// request is made.
     @inlinable @inline(__always)
-    func run<Value>(_ found: UnownedReference<AnyNode>, as type: Value.Type, name: String?) throws(InjectionError) -> Value {
+    func run<Value>(_ found: FoundNode<Value>, as type: Value.Type, name: String?) throws(InjectionError) -> Value {
         do {
-            return try found.withObject { node in
+            return try found.withNode { node in
                 // The common case: no dynamic arguments and no enclosing request; the
                 // injector is not shut down (checked by the caller). Anything else runs the
                 // general path.
                 guard node.signature == nil, RequestFrame.current(of: self) == nil, !parentIsShutDown else {
-                    return try run(node.typedVerified(as: Value.self))
+                    return try run(node)
                 }
                 var resolution = try Resolution(injector: self)
                 defer { resolution.end() }
-                return try node.typedVerified(as: Value.self).plan(&resolution)
+                return try node.plan(&resolution)
             }
         } catch {
             throw InjectionError.request(error, key: AnyKey(type: Value.self, name: name))
@@ -141,7 +121,7 @@ extension Injector {
         guard let found = compiled(Value.self, name: name) else {
             return try run(try compiledNode(Value.self, name: name))
         }
-        if let value = found.reading({ node in node.storage?.existingVerified(as: Value.self) }) { return value }
+        if let value = found.existing { return value }
         return try run(found, as: Value.self, name: name)
     }
 

@@ -86,17 +86,6 @@ public final class InstanceStorage {
         stored.existing(as: Value.self)
     }
 
-    /// The instance, if it exists, read without comparing types.
-    ///
-    /// The caller holds this storage as the storage of a `Node<Value>` or a `PlanBox<Value>`,
-    /// which keep only a storage whose `valueType` is `Value` (checked when they are made), or
-    /// found the node by the identity of `Value` in a `NodeIndex`, which indexes a node only under
-    /// the type it produces (`InstanceCell.existingVerified(as:)`).
-    @inlinable @inline(__always)
-    func existingVerified<Value>(as type: Value.Type) -> Value? {
-        stored.existingVerified(as: Value.self)
-    }
-
     @inline(__always)
     func instance<Value>(_ resolution: inout Resolution, build: Plan<Value>) throws -> Value {
         if let value = existing(as: Value.self) { return value }

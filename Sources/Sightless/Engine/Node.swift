@@ -152,11 +152,11 @@ final class Node<Value>: AnyNode {
 
     nonisolated(nonsending)
     override func awaitedValue(_ request: AsyncRequest) async throws -> Transfer<Any> {
-        if let value = storage?.existing(as: Value.self) { return Transfer(value) }
+        if let value = storage?.existing(as: Value.self) { return unsafe Transfer(value) }
         guard let asyncPlan else {
-            return Transfer(try AsyncSection(request: request, prefetched: nil).run { resolution in try plan(&resolution) })
+            return unsafe Transfer(try AsyncSection(request: request, prefetched: nil).run { resolution in try plan(&resolution) })
         }
-        return Transfer(try await asyncPlan(request))
+        return unsafe Transfer(try await asyncPlan(request))
     }
 
     init(_ provision: Provision<Value>, signature: DynamicSignature?) {

@@ -4,7 +4,7 @@ import Synchronization
 /// change, and those compiled later on a first request, added to a `LaterIndex` in place, so
 /// that readers never take a lock.
 @usableFromInline
-@safe final class NodeTable {
+final class NodeTable {
     /// The nodes compiled with the injector; the dictionary they came in is not kept.
     @usableFromInline let baseIndex: NodeIndex
     /// The newest index of the nodes compiled later, an object `laterIndexes` keeps alive.

@@ -12,7 +12,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 /// ```swift
 /// Provision(unscoped.key) { resolution in try unscoped.get(&resolution) }
 /// ```
-@safe public struct Resolution {
+public struct Resolution {
     /// The injector resolving; the caller keeps it alive for the whole call.
     @usableFromInline let borrowed: BorrowedInjector
     /// The dynamic arguments of the requested key, or `nil` when the request has none.
@@ -67,16 +67,6 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
         self.thread = thread
     }
 
-    /// A request started inside another one on the same thread: it goes on from the
-    /// enclosing request's frame.
-    init(injector: Injector, arguments: ArgumentBuffer? = nil, nestedIn frame: RequestFrame) {
-        self.borrowed = BorrowedInjector(injector)
-        self.arguments = arguments
-        self.frameReference = UnownedReference(frame)
-        self.nesting = frame.nesting
-        self.keeper = frame.keeper
-    }
-
     var frame: RequestFrame? { frameReference?.object }
 
     /// The injector resolving.
@@ -86,33 +76,6 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
     /// `Lazy`'s or a `Factory`'s: the one that keeps it, while a storing scope builds it, else
     /// the one resolving.
     var handedInjector: Injector { keeper?.injector ?? borrowed.injector }
-
-    /// The frame of this request, published on this thread if it was not yet: called by the
-    /// plans that hand out a way back into the injector (closures, providers, `Lazy`,
-    /// `Factory`, the injector itself).
-    mutating func publishFrame() -> RequestFrame {
-        if let frame { return frame }
-        // A request of another injector may be running below this one on this thread (a
-        // closure of that injector asking this one, which may ask that one again): go on
-        // counting from its depth, and check the stack at the next level, or two injectors
-        // asking each other would recurse until the stack overflows.
-        if let enclosing = RequestFrame.topmost() { nesting.continue(from: enclosing.nesting) }
-        let published = RequestFrame.publish(for: self)
-        frameReference = .retaining(published)
-        ownsState = true
-        // Requests nested in this one from now on find its per-request values in the frame.
-        if let values = valuesReference {
-            published.requestValues = values.object
-            values.release()
-            valuesReference = nil
-        }
-        if let kept = requestObject {
-            published.requestValues(made: { RequestValues.make() }).append(kept.object, for: kept.slot)
-            kept.release()
-            requestObject = nil
-        }
-        return published
-    }
 
     /// Keeps `value`, a class instance built for `slot`, in this request itself, when it has no
     /// frame and keeps none yet: `false` otherwise, and the caller keeps it in `requestValues()`.
@@ -124,33 +87,10 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
         return true
     }
 
-    /// The values of the per-request bindings of this request (of the top-level request it is
-    /// nested in, when it goes on from a frame), made when it first builds one: kept by the
-    /// request's frame, once it has one, else by the request itself.
-    mutating func requestValues() -> RequestValues {
-        if let frame { return frame.requestValues(made: { RequestValues.make() }) }
-        if let values = valuesReference { return values.object }
-        let made = RequestValues.make()
-        valuesReference = .retaining(made)
-        ownsState = true
-        return made
-    }
-
     /// Unpublishes the frame this request published, if any; called when the request ends.
     @inlinable @inline(__always)
     mutating func end() {
         thread?.leave()
         if ownsState { endState() }
-    }
-
-    /// Unpublishes the frame this request published and releases the per-request values it
-    /// made, if any.
-    @usableFromInline @inline(never)
-    func endState() {
-        valuesReference?.release()
-        requestObject?.release()
-        guard let frameReference else { return }
-        frameReference.object.unpublish(from: borrowed.injector)
-        frameReference.release()
     }
 }

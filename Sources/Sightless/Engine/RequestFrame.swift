@@ -44,7 +44,8 @@ final class RequestFrame {
     /// The frame this one hides (of another injector), restored when this one ends.
     private let hidden: UnownedReference<RequestFrame>?
 
-    private init(injector: Injector, nesting: Nesting) {
+    /// A frame not published yet: made only by `publish(for:)`, which publishes it at once.
+    init(injector: Injector, nesting: Nesting) {
         self.injector = ObjectIdentifier(injector)
         self.nesting = nesting
         self.hidden = PublishedFrame.newest
@@ -74,16 +75,6 @@ final class RequestFrame {
     /// The newest frame published on this thread, of any injector.
     static func topmost() -> RequestFrame? {
         PublishedFrame.newest?.object
-    }
-
-    /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
-    static func publish(for resolution: Resolution) -> RequestFrame {
-        let injector = resolution.injector
-        let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
-        frame.keeper = resolution.keeper
-        injector.publishedFrames.add(1, ordering: .relaxed)
-        PublishedFrame.newest = UnownedReference(frame)
-        return frame
     }
 
     /// The values of the per-request bindings of this frame's request, made by `make` if none

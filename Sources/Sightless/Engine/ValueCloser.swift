@@ -23,7 +23,7 @@ struct ValueCloser: Sendable {
         isAwaited = true
         bind = { value in
             guard let value = value as? Value else { return nil }
-            let held = Transfer(value)
+            let held = unsafe Transfer(value)
             return .awaited { try await close(held.value) }
         }
     }

@@ -46,10 +46,10 @@ extension Initializer {
                     defer { resolution.leaveLevel() }
                     var cursor = PlanCursor(plans)
                     // Built here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer((repeat try cursor.next(&resolution, as: (each Argument).self)))
+                    let arguments = unsafe Transfer((repeat try cursor.next(&resolution, as: (each Argument).self)))
                     return try onMainActor(building: built) {
                         let values = arguments.value
-                        return Transfer(try make(repeat each values))
+                        return unsafe Transfer(try make(repeat each values))
                     }.value
                 } catch {
                     throw rethrow(error)

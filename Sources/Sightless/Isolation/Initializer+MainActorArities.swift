@@ -27,7 +27,7 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     return try onMainActor(building: built) {
-                        return Transfer(try make())
+                        return unsafe Transfer(try make())
                     }.value
                 } catch {
                     throw rethrow(error)
@@ -58,9 +58,9 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer(try planA.value(&resolution))
+                    let arguments = unsafe Transfer(try planA.value(&resolution))
                     return try onMainActor(building: built) {
-                        return Transfer(try make(arguments.value))
+                        return unsafe Transfer(try make(arguments.value))
                     }.value
                 } catch {
                     throw rethrow(error)
@@ -107,10 +107,10 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer((try planA.value(&resolution), try planB.value(&resolution)))
+                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution)))
                     return try onMainActor(building: built) {
                         let (a, b) = arguments.value
-                        return Transfer(try make(a, b))
+                        return unsafe Transfer(try make(a, b))
                     }.value
                 } catch {
                     throw rethrow(error)
@@ -158,10 +158,10 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution)))
+                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution)))
                     return try onMainActor(building: built) {
                         let (a, b, c) = arguments.value
-                        return Transfer(try make(a, b, c))
+                        return unsafe Transfer(try make(a, b, c))
                     }.value
                 } catch {
                     throw rethrow(error)
@@ -210,10 +210,10 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution)))
+                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution)))
                     return try onMainActor(building: built) {
                         let (a, b, c, d) = arguments.value
-                        return Transfer(try make(a, b, c, d))
+                        return unsafe Transfer(try make(a, b, c, d))
                     }.value
                 } catch {
                     throw rethrow(error)
@@ -263,10 +263,10 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution)))
+                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution)))
                     return try onMainActor(building: built) {
                         let (a, b, c, d, e) = arguments.value
-                        return Transfer(try make(a, b, c, d, e))
+                        return unsafe Transfer(try make(a, b, c, d, e))
                     }.value
                 } catch {
                     throw rethrow(error)
@@ -317,10 +317,10 @@ extension Initializer {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution), try planF.value(&resolution)))
+                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution), try planF.value(&resolution)))
                     return try onMainActor(building: built) {
                         let (a, b, c, d, e, f) = arguments.value
-                        return Transfer(try make(a, b, c, d, e, f))
+                        return unsafe Transfer(try make(a, b, c, d, e, f))
                     }.value
                 } catch {
                     throw rethrow(error)

@@ -18,12 +18,12 @@ extension Injector {
         } catch where error.needsMainActorDescriptors {
             // The caller waits while the main actor compiles: one of them uses what `compile`
             // captures at a time.
-            let boxed = Transfer(compile)
+            let boxed = unsafe Transfer(compile)
             let outcome = await MainActor.run { () -> Transfer<Result<Compiled, InjectionError>> in
                 do throws(InjectionError) {
-                    return Transfer(.success(try boxed.value()))
+                    return unsafe Transfer(.success(try boxed.value()))
                 } catch {
-                    return Transfer(.failure(error))
+                    return unsafe Transfer(.failure(error))
                 }
             }
             return try outcome.value.get()
@@ -37,7 +37,7 @@ extension Injector {
         // Compiled already: nothing to compile, on any actor.
         if let compiled = compiled(Value.self, name: name) { return try compiled.object.typed(as: Value.self) }
         let node = try await Self.compiledOnActor { () throws(InjectionError) in
-            Transfer(try self.compiledNode(Value.self, name: name))
+            unsafe Transfer(try self.compiledNode(Value.self, name: name))
         }
         return node.value
     }

@@ -50,7 +50,7 @@ extension Recipe {
             }
         }
         let awake: @Sendable (T) throws -> Void = { instance in
-            let built = Transfer(instance)   // built on the main actor, where it awakes
+            let built = unsafe Transfer(instance)   // built on the main actor, where it awakes
             try onMainActor(building: erased) { built.value.awakeFromInjection() }
         }
         if let asyncLink = initializer.asyncLink {
@@ -122,7 +122,7 @@ extension Recipe {
             let prefetched = try await awaited.values(request, rethrow: rethrow)
             let section = AsyncSection(request: request, prefetched: prefetched)
             return try await MainActor.run {
-                Transfer(try section.run { resolution in try stored(&resolution) })
+                unsafe Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
         return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
@@ -148,7 +148,7 @@ extension Recipe {
             let step: AsyncStep = { section, initializer in
                 let initializer = try AsyncBuild.arguments(initializer, as: AsyncBuild.self)
                 let built: T = try Prefetched.cast(try await initializer.awaited(in: section), key.erased, as: T.self)
-                let instance = Transfer(built)
+                let instance = unsafe Transfer(built)
                 // Unlike `awaitedInjectable`: set and awoken on the main actor.
                 let awoken: Transfer<T> = try await MainActor.run {
                     var built = instance.value
@@ -156,7 +156,7 @@ extension Recipe {
                         try section.run { resolution in try setProperties(&built, &resolution) }
                     }
                     try awake(built)
-                    return Transfer(built)
+                    return unsafe Transfer(built)
                 }
                 return awoken.value
             }

@@ -41,7 +41,7 @@ public struct Factory<Value, each Argument>: Sendable {
     /// that `make` does not look it up again; nil when the key was not compiled yet. Read only
     /// while `injector` holds the injector, whose table keeps the node (a table's entries never
     /// change once added).
-    @usableFromInline let node: UnownedReference<AnyNode>?
+    @usableFromInline let node: FoundNode<Value>?
     /// What makes the values of a factory made in code (``init(_:)``); `nil` for an injected
     /// one.
     @usableFromInline let made: (@Sendable (repeat each Argument) throws -> Value)?

@@ -17,7 +17,7 @@ extension Injector {
     public struct Handle<Value>: Sendable {
         let injector: Injector
         let node: Node<Value>
-        @usableFromInline let storage: InstanceStorage?
+        @usableFromInline let storage: TypedStorage<Value>?
 
         /// The instance for the handle's key.
         ///
@@ -31,7 +31,7 @@ extension Injector {
         @inlinable
         public func get() throws(InjectionError) -> Value {
             // An existing instance is read where the handle is used, specialized for its type.
-            if let value = storage?.existingVerified(as: Value.self) { return value }
+            if let value = storage?.existing { return value }
             return try build()
         }
 
@@ -66,6 +66,6 @@ extension Injector {
         if let signature = node.signature {
             throw argumentCountError(key.erased, signature: signature, passed: [])
         }
-        return Handle(injector: self, node: node, storage: node.storage)
+        return Handle(injector: self, node: node, storage: TypedStorage(node.storage))
     }
 }

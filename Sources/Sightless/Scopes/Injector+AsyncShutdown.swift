@@ -20,7 +20,7 @@ extension Injector {
                 if case .awaited(let close) = closing.closer {
                     try await Self.close(close)
                 } else if closing.closer == nil, let awaited = closing.object as? any AsyncClosable {
-                    try await Self.close(Transfer(awaited))
+                    unsafe try await Self.close(Transfer(awaited))
                 } else {
                     try closing.closeSynchronously()
                 }

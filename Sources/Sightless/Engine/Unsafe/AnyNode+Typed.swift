@@ -13,7 +13,7 @@ extension AnyNode {
     ///
     /// Invariant: the caller found the node in a `NodeIndex` by the identity of `Value`, and
     /// `NodeIndex` indexes a node only under the type it produces (checked when it is built).
-    @inlinable @inline(__always)
+    @unsafe @inlinable @inline(__always)
     func typedVerified<Value>(as type: Value.Type) -> Node<Value> {
         unsafe unsafeDowncast(self, to: Node<Value>.self)
     }

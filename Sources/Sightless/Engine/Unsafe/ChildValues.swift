@@ -13,6 +13,11 @@ import Darwin
 /// classes, strings, most structs) lie in the child injector itself, so that making a child
 /// costs one allocation; larger layouts get one allocation of their own (`heap`). An injector
 /// not made from a template has none (`init()`): no layout and no memory.
+///
+/// Invariant: the values are placed once, all of them, at the offsets of `layoutReference`'s
+/// layout, whose types they are, in `inline` or `heap` as the layout says, and read only as
+/// those types; `deinit` destroys the `count` placed and frees `heap`; the layout is alive while
+/// they are read (see `layoutReference`).
 @usableFromInline
 @safe struct ChildValues: ~Copyable {
     /// The room for the values of a layout that fits in place.
@@ -49,7 +54,7 @@ import Darwin
     @inlinable
     init(layout: ProvidedLayout) {
         ownsLayout = !layout.referencesInline
-        layoutReference = ownsLayout ? .retaining(layout) : UnownedReference(layout)
+        layoutReference = unsafe ownsLayout ? .retaining(layout) : UnownedReference(layout)
         expected = layout.count
         unsafe heap = layout.fitsInline ? nil : Self.allocate(layout)
     }
@@ -62,7 +67,7 @@ import Darwin
             guard let heap = unsafe heap else { return }
             if Self.usesMalloc(layout) { unsafe free(heap) } else { unsafe heap.deallocate() }
         }
-        layoutReference.release()
+        unsafe layoutReference.release()
     }
 
     /// Whether these are the values of a child made from a template (possibly none).

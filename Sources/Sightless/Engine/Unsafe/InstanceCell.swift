@@ -145,7 +145,7 @@ import Synchronization
     /// storage's cell) only under the type it produces, and a node keeps only a storage of its
     /// own value type; or it holds the storage as that of a `Node<Value>` or a `PlanBox<Value>`,
     /// which check it when they are made.
-    @inlinable @inline(__always)
+    @unsafe @inlinable @inline(__always)
     func existingVerified<Value>(as type: Value.Type) -> Value? {
         guard let pointer = unsafe address.pointee.published.load(ordering: .acquiring) else { return nil }
         return unsafe pointer.assumingMemoryBound(to: Value.self).pointee

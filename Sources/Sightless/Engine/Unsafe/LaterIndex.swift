@@ -87,6 +87,10 @@ import Synchronization
     var memory: Memory { unsafe Memory(types: types, entries: entries, mask: mask) }
 
     /// The memory of an index's entries, which the index keeps for as long as it lives.
+    ///
+    /// Invariant: made only from a live index's `types`, `entries` and `mask` (`memory`), read
+    /// while the index is alive (the `NodeTable` keeps every index it published), each entry
+    /// after its type word is loaded with acquire ordering, as `LaterIndex` says.
     @usableFromInline
     @safe struct Memory {
         @usableFromInline let types: UnsafeMutablePointer<Atomic<UInt>>

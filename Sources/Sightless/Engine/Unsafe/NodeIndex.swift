@@ -47,7 +47,7 @@ struct NodeIndex {
             let type = UInt(bitPattern: ObjectIdentifier(key.type))
             var slot = Self.slot(of: type, name: key.name, mask: mask)
             while entries[slot].type != 0 { slot = (slot + 1) & mask }
-            entries[slot] = Entry(type: type, name: key.name, node: UnownedReference(node), instance: node.storage?.stored)
+            entries[slot] = unsafe Entry(type: type, name: key.name, node: UnownedReference(node), instance: node.storage?.stored)
         }
         self.entries = entries
         self.mask = mask

@@ -22,7 +22,7 @@
         let entry = unsafe base[index]
         index += 1
         // A kept argument is read from its cell, with the box neither retained nor borrowed.
-        if let value = entry.instance?.existingVerified(as: Value.self) { return value }
+        if let value = unsafe entry.instance?.existingVerified(as: Value.self) { return value }
         return try Self.withBox(entry.box, as: Value.self) { box in try box.plan(&resolution) }
     }
 }

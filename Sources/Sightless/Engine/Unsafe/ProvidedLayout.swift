@@ -9,6 +9,9 @@ struct ProvidedPosition {
 ///
 /// The positions are read by every child's placing and reading of its values, so they lie in
 /// memory of their own, read without retaining an array.
+///
+/// Invariant: `positions` is allocated and initialized with `count` positions in `init`, never
+/// changed, and freed in `deinit`, so it is read only while the layout lives.
 @usableFromInline
 @safe final class ProvidedLayout {
     @usableFromInline let count: Int

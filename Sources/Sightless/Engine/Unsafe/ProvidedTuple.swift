@@ -1,6 +1,9 @@
 /// A template's values in one piece: the tuple of their types, in order, which a child is made
 /// with and destroys as one value, with code specialized for its types where the template is
 /// declared (a child's values are placed and destroyed without a call per value).
+///
+/// Invariant: `destroy` is handed only the address of an initialized tuple of the type
+/// `identifier` names, the one `init(_:)` was made for, and destroys it once.
 @usableFromInline
 @safe struct ProvidedTuple: Sendable {
     /// `ObjectIdentifier` of the tuple's type.

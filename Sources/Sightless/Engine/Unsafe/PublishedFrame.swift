@@ -25,3 +25,18 @@ import Darwin
         set { unsafe pthread_setspecific(slot, newValue?.address) }
     }
 }
+
+extension RequestFrame {
+    /// Makes a frame for the request `resolution` belongs to and publishes it on this thread.
+    ///
+    /// Invariant: the request keeps the frame it is handed (`Resolution.publishFrame()`) until
+    /// it unpublishes it, on this thread, when it ends (`unpublish(from:)`).
+    static func publish(for resolution: Resolution) -> RequestFrame {
+        let injector = resolution.injector
+        let frame = RequestFrame(injector: injector, nesting: resolution.nesting)
+        frame.keeper = resolution.keeper
+        injector.publishedFrames.add(1, ordering: .relaxed)
+        PublishedFrame.newest = unsafe UnownedReference(frame)
+        return frame
+    }
+}

@@ -12,7 +12,7 @@
 @usableFromInline
 struct Transfer<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
-    @inlinable init(_ value: Value) { self.value = value }
+    @unsafe @inlinable init(_ value: Value) { self.value = value }
 }
 
 extension AsyncBuild {

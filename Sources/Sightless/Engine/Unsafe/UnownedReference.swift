@@ -11,7 +11,7 @@
 @safe struct UnownedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
-    @inlinable @inline(__always)
+    @unsafe @inlinable @inline(__always)
     init(_ object: Object) {
         unsafe unmanaged = .passUnretained(object)
     }
@@ -41,13 +41,13 @@
     /// a strong reference (a trivially destroyed struct).
     ///
     /// Invariant: exactly one `release()` follows, by the owner, after its last read.
-    @inlinable @inline(__always)
+    @unsafe @inlinable @inline(__always)
     static func retaining(_ object: Object) -> UnownedReference {
         unsafe UnownedReference(unmanaged: .passRetained(object))
     }
 
     /// Ends the life `retaining(_:)` gave the object.
-    func release() { unsafe unmanaged.release() }
+    @unsafe func release() { unsafe unmanaged.release() }
 
     /// The object's address, to publish through an atomic or a thread's slot.
     var address: UnsafeMutableRawPointer { unsafe unmanaged.toOpaque() }
