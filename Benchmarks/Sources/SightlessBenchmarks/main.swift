@@ -37,7 +37,7 @@ while let argument = arguments.popFirst() {
                     app-launch-check,
                     per-request-value, per-request-unscoped, server-pool, server-pool-sync,
                     child-adhoc, child-adhoc-large, composition-alias, composition-contextual, composition-auto-wired,
-                    composition-decorated, composition-decorated-resolver, main-actor, compile-chain, compile-fan;
+                    composition-decorated, composition-decorated-resolver, main-actor, launch-path, compile-chain, compile-fan;
                     CONTENDER: hand-wired, Sightless, Swinject)
                SightlessBenchmarks --profile read-where-it-stands WAY COUNT
                    (WAY: constructor-first, constructor-later, injected-first, injected-later, injection-later,
@@ -107,6 +107,7 @@ if let profile {
         case "composition-decorated": try compositionRequests("decorated", contender, profile.count, sink)
         case "composition-decorated-resolver": try compositionRequests("decorated-resolver", contender, profile.count, sink)
         case "main-actor": try mainActorRequests(contender, profile.count, sink)
+        case "launch-path": try launchPathRequests(contender, profile.count, sink)
         case "read-where-it-stands": try standingReads(profile.contender, profile.count, sink)
         // What a compile case built is kept until the process exits, so that tearing it down is
         // never counted (as the timed mode frees it off the clock); dropped here, whether its
