@@ -44,14 +44,15 @@ enum JustInTimeTypes {
         case members(any MemberInjection.Type)
         case nothing
 
-        /// Asked of the runtime, in the order the graph compiler has always asked: a member
-        /// injector is a struct, so no other type is asked whether it is one.
+        /// Asked of the runtime, in the order the graph compiler has always asked. A member
+        /// injector is a struct, but public Swift tells a struct by nothing it promises: every
+        /// type that is neither is asked, once, and the answer kept.
         init(asking type: Any.Type) {
             if let injectable = type as? any Injectable.Type {
                 self = .injectable(injectable)
             } else if let isolated = type as? any MainActorInjectable.Type {
                 self = .mainActor(isolated)
-            } else if isStruct(type), let members = type as? any MemberInjection.Type {
+            } else if let members = type as? any MemberInjection.Type {
                 self = .members(members)
             } else {
                 self = .nothing

@@ -105,7 +105,7 @@ public struct Dependency: Sendable, CustomStringConvertible {
         self.place = place
         self.key = key
         self.isDynamic = isDynamic
-        self.wrappedKey = optionalWrappedType(key.type).map { AnyKey(type: $0, name: key.name) }
+        self.wrappedKey = DependencyTraits.optionalWrapped(key.type).map { AnyKey(type: $0, name: key.name) }
         self.location = location
     }
 

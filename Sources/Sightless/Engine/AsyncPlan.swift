@@ -112,15 +112,15 @@ final class Prefetched: ManagedBuffer<PrefetchedHeader, PrefetchedEntry> {
         }
     }
 
-    /// An untyped value as the `Value` it is: read in place when it is exactly a `Value` held in
-    /// the existential itself (`holdsInPlace(_:exactly:)`), else cast by a pattern, which holds
-    /// no optional `Value`: unspecialized, its type would be looked up at run time.
+    /// An untyped value as the `Value` it is, cast by a pattern, which holds no optional
+    /// `Value`: unspecialized, its type would be looked up at run time. The cast asks the runtime
+    /// to compare the types; public Swift reads an `Any` no other way (see Performance.md,
+    /// "The types a graph asks about").
     @inlinable @inline(__always)
     static func cast<Value>(
         _ value: Any, as type: Value.Type, otherwise failure: () -> InjectionError
     ) throws(InjectionError) -> Value {
-        if holdsInPlace(value, exactly: Value.self) { return readInPlace(value, as: Value.self) }
-        return try castByPattern(value, as: Value.self, otherwise: failure)
+        try castByPattern(value, as: Value.self, otherwise: failure)
     }
 
     @usableFromInline

@@ -107,7 +107,7 @@ typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
             valuesReference = nil
         }
         if let kept = requestObject {
-            published.requestValues(made: { RequestValues.make() }).append(kept.object, for: kept.slot)
+            published.requestValues(made: { RequestValues.make() }).append(object: kept.object, for: kept.slot)
             kept.release()
             requestObject = nil
         }
