@@ -73,16 +73,24 @@ extension DeferredDependency {
 /// tells before any value is built: a subclass, the wrapped type of an optional, or, when
 /// `instance` is a value of `type`, whether it casts. Without a value, Swift checks a
 /// conformance to a protocol only on a metatype cast to the protocol's own existential metatype
-/// (`any Api.Type`), which generic code cannot name, and tells a protocol type from a struct or
-/// an enum by nothing it promises: for a key of such a type the answer is yes, and the value is
-/// checked when it is built. For a class key the answer is exact (a class-bound protocol type is
-/// not a class: `Value.self is AnyObject.Type` is `false` for it).
+/// (`any Api.Type`), which generic code cannot name, and tells a protocol type from a concrete
+/// type by nothing it promises, but by what only a concrete type can be: a class
+/// (`Value.self is AnyObject.Type`, `false` for a class-bound protocol type), an `Optional`, a
+/// `Lazy` or a `Factory` (`DependencyWrapper`), or `Equatable` (a protocol type conforms to no
+/// protocol; `Int`, `String`, an enum of raw values). For a key of any other type (a protocol
+/// type, or a struct or enum that conforms to none of these) the answer is yes, and the value is
+/// checked when it is built. Asked when a graph is compiled, of an alias's key: each conformance
+/// is looked up once per type for the life of the process, by the runtime's own cache.
 func valuesOf<Value>(_ type: Any.Type, instance: Any? = nil, areValuesOf target: Value.Type) -> Bool {
     if type is Value.Type { return true }
     if let instance { return instance is Value }
-    if case .optional(let wrapped)? = DependencyTraits.of(Value.self).wrapping {
+    switch DependencyTraits.of(Value.self).wrapping {
+    case .optional(let wrapped)?:
         func check<Wrapped>(_ wrapped: Wrapped.Type) -> Bool { valuesOf(type, areValuesOf: wrapped) }
         return check(wrapped)
+    case .deferred?:
+        return false
+    case nil:
+        return !(Value.self is AnyObject.Type) && !(Value.self is any Equatable.Type)
     }
-    return !(Value.self is AnyObject.Type)
 }
