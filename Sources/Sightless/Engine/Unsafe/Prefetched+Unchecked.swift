@@ -93,3 +93,27 @@ extension Prefetched {
         }
     }
 }
+
+extension Prefetched {
+    /// Whether `value` holds exactly a `Value`: its dynamic type, which Swift gives of any value
+    /// (`type(of:)`), is `Value` itself, so that `reinterpreted(_:as:)` may give it that type
+    /// without a cast. A cast of an `Any` to a type parameter asks the runtime to compare the
+    /// types and look through every kind of type, some 700 instructions for each value an awaited
+    /// section reads; a subclass instance, an existential `Value`'s concrete value, or anything
+    /// else is cast.
+    @inlinable @inline(__always)
+    static func holdsExactly<Value>(_ value: Any, _ type: Value.Type) -> Bool {
+        ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(Value.self)
+    }
+
+    /// `opened`, whose type is `Value` itself, as a `Value`. Called with an `Any`, which Swift
+    /// opens (SE-0352), so that `Opened` is the type of the value it holds.
+    ///
+    /// Invariant: `Opened` is `Value` (`holdsExactly(_:_:)` said so of the `Any` it was opened
+    /// from): the cast reinterprets a value as its own type, which `unsafeBitCast` allows for any
+    /// type of the same size, and no layout is read.
+    @usableFromInline
+    static func reinterpreted<Opened, Value>(_ opened: Opened, as type: Value.Type) -> Value {
+        unsafe unsafeBitCast(opened, to: Value.self)
+    }
+}
