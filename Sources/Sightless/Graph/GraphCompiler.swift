@@ -198,9 +198,9 @@ struct GraphCompiler {
             return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
-        // An optional, a `Lazy` or a `Factory` declares nothing: the runtime is not asked.
-        guard key.name == nil, DependencyTraits.mayDeclareItself(key.type),
-              let recipe = JustInTimeRecipes.recipe(of: key.type) else { return nil }
+        // Asked once per type for the life of the process, `Injectable` first (see
+        // `JustInTimeTypes`): an optional, a `Lazy` or a `Factory` declares nothing.
+        guard key.name == nil, let recipe = JustInTimeRecipes.recipe(of: key.type) else { return nil }
         return add(recipe, parent: parent)
     }
 
