@@ -73,17 +73,18 @@ extension DeferredDependency {
 /// tells before any value is built: a subclass, the wrapped type of an optional, or, when
 /// `instance` is a value of `type`, whether it casts. Without a value, Swift checks a
 /// conformance to a protocol only on a metatype cast to the protocol's own existential metatype
-/// (`any Api.Type`), which generic code cannot name, and tells a protocol type from a concrete
-/// type by nothing it promises, but by what only a concrete type can be: a class
-/// (`Value.self is AnyObject.Type`, `false` for a class-bound protocol type), an `Optional`, a
-/// `Lazy` or a `Factory` (`DependencyWrapper`), or `Equatable` (a protocol type conforms to no
-/// protocol; `Int`, `String`, an enum of raw values). For a key of any other type (a protocol
-/// type, or a struct or enum that conforms to none of these) the answer is yes, and the value is
-/// checked when it is built. Asked when a graph is compiled, of an alias's key: each conformance
-/// is looked up once per type for the life of the process, by the runtime's own cache.
+/// (`any Api.Type`), which generic code cannot name, and tells a protocol type from a struct or
+/// an enum by nothing it promises: for a key of a class (`Value.self is AnyObject.Type`, `false`
+/// for a class-bound protocol type), an `Optional`, a `Lazy` or a `Factory`
+/// (`DependencyWrapper`) the answer is exact; for any other key (a protocol type, a struct, an
+/// enum) it is yes, and the value is checked when it is built. Asked when a graph is compiled,
+/// of an alias's key whose target is not of its type: the wrapper's conformance is looked up
+/// once per type for the life of the process, one scan of the conformance records for each
+/// protocol key an app aliases (see Performance.md, "The types a graph asks about").
 func valuesOf<Value>(_ type: Any.Type, instance: Any? = nil, areValuesOf target: Value.Type) -> Bool {
     if type is Value.Type { return true }
     if let instance { return instance is Value }
+    if Value.self is AnyObject.Type { return false }
     switch DependencyTraits.of(Value.self).wrapping {
     case .optional(let wrapped)?:
         func check<Wrapped>(_ wrapped: Wrapped.Type) -> Bool { valuesOf(type, areValuesOf: wrapped) }
@@ -91,6 +92,6 @@ func valuesOf<Value>(_ type: Any.Type, instance: Any? = nil, areValuesOf target:
     case .deferred?:
         return false
     case nil:
-        return !(Value.self is AnyObject.Type) && !(Value.self is any Equatable.Type)
+        return true
     }
 }
