@@ -80,7 +80,7 @@ struct DependencyTraitsTests {
         }
     }
 
-    @Test("an optional, a Lazy or a Factory never declares itself: the runtime is not asked whether it is injectable")
+    @Test("an optional, a Lazy or a Factory never declares itself")
     func wrappersDoNotDeclareThemselves() {
         #expect(!DependencyTraits.mayDeclareItself(Lazy<Shapes.Engine>.self))
         #expect(!DependencyTraits.mayDeclareItself(Factory<Shapes.Engine, Int>.self))

@@ -52,7 +52,7 @@ struct DependencyTraits: Sendable {
 
     /// Whether `type` may declare itself to the injector (``Injectable``,
     /// ``MainActorInjectable``, or a member injector): not an `Optional`, a `Lazy` or a
-    /// `Factory`, which the runtime is then not asked about.
+    /// `Factory`, which an error then does not suggest making conform.
     static func mayDeclareItself(_ type: Any.Type) -> Bool {
         of(type).wrapping == nil
     }
