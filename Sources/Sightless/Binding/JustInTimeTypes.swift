@@ -44,14 +44,19 @@ enum JustInTimeTypes {
         case members(any MemberInjection.Type)
         case nothing
 
-        /// Asked of the runtime, in the order the graph compiler has always asked: a member
-        /// injector is a struct, so no other type is asked whether it is one.
+        /// Asked of the runtime, once, and the answer kept: ``Injectable`` first, which most
+        /// types the graph meets unbound are, so that they cost one lookup; then whether the
+        /// type is an `Optional`, a `Lazy` or a `Factory` (`DependencyTraits`, which the graph
+        /// asks of such a type next anyway), which declares nothing; then the rest. A member
+        /// injector is a struct, but public Swift tells a struct by nothing it promises.
         init(asking type: Any.Type) {
             if let injectable = type as? any Injectable.Type {
                 self = .injectable(injectable)
+            } else if DependencyTraits.isWrapper(type) {
+                self = .nothing
             } else if let isolated = type as? any MainActorInjectable.Type {
                 self = .mainActor(isolated)
-            } else if isStruct(type), let members = type as? any MemberInjection.Type {
+            } else if let members = type as? any MemberInjection.Type {
                 self = .members(members)
             } else {
                 self = .nothing

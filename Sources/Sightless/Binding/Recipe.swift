@@ -59,12 +59,15 @@ struct Recipe: Sendable {
     /// The concrete type of every value the recipe gives, when it is known before anything is
     /// built: an ``Injectable`` type's own, or an instance's.
     var concreteType: Any.Type? { storage.concreteType }
-    /// Whether a value of a type is a value of the key's type: what an alias checks of its
-    /// target's `concreteType` when the injector is built (a protocol key through the protocol's
-    /// existential metatype). The key's type is the recipe's value type: opened here, so that no
-    /// recipe keeps a closure for a check only aliases need.
-    func accepts(_ type: Any.Type) -> Bool {
-        func check<Value>(_ value: Value.Type) -> Bool { valuesOf(type, areValuesOf: value) }
+    /// The value an instance binding hands out: an alias to it checks the value itself.
+    var concreteInstance: UncheckedBox<Any>? { storage.concreteInstance }
+    /// Whether a value of a type is a value of the key's type, as far as public Swift tells
+    /// (`valuesOf(_:instance:areValuesOf:)`): what an alias checks of its target's `concreteType`
+    /// (and of its instance, when the target is one) when the injector is built. The key's type
+    /// is the recipe's value type: opened here, so that no recipe keeps a closure for a check
+    /// only aliases need.
+    func accepts(_ type: Any.Type, instance: Any? = nil) -> Bool {
+        func check<Value>(_ value: Value.Type) -> Bool { valuesOf(type, instance: instance, areValuesOf: value) }
         return check(key.type)
     }
     /// Links the unscoped plan, wraps it in `scope`, and makes the node.
@@ -97,7 +100,7 @@ struct Recipe: Sendable {
     init<Value>(
         _ key: Key<Value>, source: Source, scope: Scope = .unscoped, location: SourceLocation?,
         dependencies: [Dependency] = [], problems: [InjectionError.Problem] = [], concreteType: Any.Type? = nil,
-        buildLocation: SourceLocation? = nil,
+        concreteInstance: UncheckedBox<Any>? = nil, buildLocation: SourceLocation? = nil,
         build: @escaping @Sendable (any Linking) throws -> Plan<Value>
     ) {
         let erased = key.erased
@@ -110,8 +113,8 @@ struct Recipe: Sendable {
         }
         storage = RecipeStorage(
             key: erased, source: source, scope: scope, location: location, buildLocation: buildLocation ?? location,
-            dependencies: dependencies, problems: problems, concreteType: concreteType, makeNode: makeNode,
-            isAsync: false)
+            dependencies: dependencies, problems: problems, concreteType: concreteType,
+            concreteInstance: concreteInstance, makeNode: makeNode, isAsync: false)
     }
 
     /// The node of a recipe's linked build, whatever its kind: every build goes through the same
@@ -188,7 +191,8 @@ extension LinkingNode {
 extension Recipe {
     static func instance<Value>(_ key: Key<Value>, _ value: Value, location: SourceLocation) -> Recipe {
         let box = UncheckedBox(value)
-        return Recipe(key, source: .instance, location: location, concreteType: Swift.type(of: value)) { _ in
+        return Recipe(key, source: .instance, location: location, concreteType: Swift.type(of: value),
+                      concreteInstance: UncheckedBox(value as Any)) { _ in
             { _ in box.value }
         }
     }
@@ -286,7 +290,7 @@ extension Recipe {
         if let isolated = Value.self as? any MainActorInjectable.Type {
             return mainActorType(isolated, name: key.name, location: location, justInTime: false)
         }
-        let canConform = !(Value.self is any OptionalDependency.Type) && !(Value.self is any DeferredDependency.Type)
+        let canConform = DependencyTraits.mayDeclareItself(Value.self)
         let problem = InjectionError.Problem(.bindingWithoutTarget(key: key.erased, canConform: canConform), location: location)
         return Recipe(key, source: .incomplete, location: location, problems: [problem]) { _ in
             { _ in throw InjectionError(problem) }

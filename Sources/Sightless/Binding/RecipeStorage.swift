@@ -11,6 +11,8 @@ final class RecipeStorage: Sendable {
     let dependencies: [Dependency]
     let problems: [InjectionError.Problem]
     let concreteType: Any.Type?
+    /// The value an instance binding hands out, for the check of an alias to it.
+    let concreteInstance: UncheckedBox<Any>?
     let makeNode: @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode
     let isAsync: Bool
     let isolation: ActorIsolation?
@@ -20,7 +22,7 @@ final class RecipeStorage: Sendable {
     init(
         key: AnyKey, source: Recipe.Source, scope: Scope, location: SourceLocation?, buildLocation: SourceLocation?,
         dependencies: [Dependency], problems: [InjectionError.Problem], concreteType: Any.Type?,
-        makeNode: @escaping @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode, isAsync: Bool,
+        concreteInstance: UncheckedBox<Any>? = nil, makeNode: @escaping @Sendable (any Linking & LinkingNode, Scope) throws -> AnyNode, isAsync: Bool,
         isolation: ActorIsolation? = nil, closer: ValueCloser? = nil
     ) {
         self.key = key
@@ -31,6 +33,7 @@ final class RecipeStorage: Sendable {
         self.dependencies = dependencies
         self.problems = problems
         self.concreteType = concreteType
+        self.concreteInstance = concreteInstance
         self.makeNode = makeNode
         self.isAsync = isAsync
         self.isolation = isolation
@@ -46,7 +49,7 @@ final class RecipeStorage: Sendable {
         RecipeStorage(
             key: key, source: source ?? self.source, scope: scope ?? self.scope, location: location,
             buildLocation: buildLocation, dependencies: dependencies, problems: problems, concreteType: concreteType,
-            makeNode: makeNode ?? self.makeNode, isAsync: isAsync ?? self.isAsync, isolation: isolation ?? self.isolation,
+            concreteInstance: concreteInstance, makeNode: makeNode ?? self.makeNode, isAsync: isAsync ?? self.isAsync, isolation: isolation ?? self.isolation,
             closer: closer ?? self.closer)
     }
 

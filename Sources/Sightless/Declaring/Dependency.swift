@@ -52,7 +52,12 @@ public struct Dependency: Sendable, CustomStringConvertible {
     /// ```swift
     /// // init(logger: Logger?) → key Optional<Logger>, wrappedKey Logger
     /// ```
-    public let wrappedKey: AnyKey?
+    ///
+    /// Learnt when first read, once per type for the life of the process (see
+    /// `DependencyTraits`): only a dependency that nothing builds as it is needs it.
+    public var wrappedKey: AnyKey? {
+        DependencyTraits.optionalWrapped(key.type).map { AnyKey(type: $0, name: key.name) }
+    }
     /// For a `Lazy<T>` or `Factory<T, …>` dependency, the key of `T`, built when the consumer
     /// asks rather than before it is created. Such an edge may close a cycle.
     public var deferredKey: AnyKey? {
@@ -105,7 +110,6 @@ public struct Dependency: Sendable, CustomStringConvertible {
         self.place = place
         self.key = key
         self.isDynamic = isDynamic
-        self.wrappedKey = optionalWrappedType(key.type).map { AnyKey(type: $0, name: key.name) }
         self.location = location
     }
 

@@ -34,16 +34,30 @@ protocol Linking: AnyObject {
     var collectsReads: Bool { get set }
 }
 
-/// Marks `Optional`, for the messages that tell whether a missing key's type could conform to
-/// ``Injectable``. The graph reads an optional's wrapped type from its metadata
-/// (`optionalWrappedType`), with no conformance lookup.
-protocol OptionalDependency {}
+/// A type that wraps a dependency: `Optional`, and through ``DeferredDependency`` `Lazy` and
+/// `Factory`. The type says so itself, through a conformance the graph asks of the runtime once
+/// per type for the life of the process (`DependencyTraits.of`): public Swift tells an instance
+/// of a generic type no other way, and a conformance lookup is the language's promise, where a
+/// type's metadata is the runtime's own business. The first lookup for a type scans the
+/// conformance records of the process (see Performance.md, "The types a graph asks about").
+protocol DependencyWrapper {
+    /// What the type wraps: an optional's wrapped type, or the `Lazy` or `Factory` type itself.
+    static var wrapping: DependencyWrapping { get }
+}
 
-extension Optional: OptionalDependency {}
+/// What a ``DependencyWrapper`` wraps.
+enum DependencyWrapping {
+    /// An `Optional`, and the type it wraps.
+    case optional(Any.Type)
+    /// A `Lazy` or `Factory`, as what makes its plan.
+    case deferred(any DeferredDependency.Type)
+}
 
-/// Lets generic code find out, once, that a dependency is deferred: `Lazy<T>` or
-/// `Factory<T, …>`.
-protocol DeferredDependency: SendableMetatype {
+extension Optional: DependencyWrapper {
+    static var wrapping: DependencyWrapping { .optional(Wrapped.self) }
+}
+
+protocol DeferredDependency: DependencyWrapper, SendableMetatype {
     static var targetType: Any.Type { get }
     /// The argument types of a factory's `make`; `nil` for `Lazy`.
     static var factoryArguments: [Any.Type]? { get }
@@ -51,15 +65,33 @@ protocol DeferredDependency: SendableMetatype {
     static func deferredPlan(for dependency: Dependency) -> Any
 }
 
-/// Whether every value of the concrete type `type` is a value of `Value`: a subclass, the
-/// wrapped type of an optional. For a protocol type (`any Api`, a composition) the answer is
-/// yes: Swift checks a conformance on a value, or on a metatype cast to the protocol's own
-/// existential metatype (`any Api.Type`), which generic code cannot name; such a value is
-/// checked when it is built.
-func valuesOf<Value>(_ type: Any.Type, areValuesOf target: Value.Type) -> Bool {
+extension DeferredDependency {
+    static var wrapping: DependencyWrapping { .deferred(Self.self) }
+}
+
+/// Whether every value of the concrete type `type` is a value of `Value`, as far as public Swift
+/// tells before any value is built: a subclass, the wrapped type of an optional, or, when
+/// `instance` is a value of `type`, whether it casts. Without a value, Swift checks a
+/// conformance to a protocol only on a metatype cast to the protocol's own existential metatype
+/// (`any Api.Type`), which generic code cannot name, and tells a protocol type from a struct or
+/// an enum by nothing it promises: for a key of a class (`Value.self is AnyObject.Type`, `false`
+/// for a class-bound protocol type), an `Optional`, a `Lazy` or a `Factory`
+/// (`DependencyWrapper`) the answer is exact; for any other key (a protocol type, a struct, an
+/// enum) it is yes, and the value is checked when it is built. Asked when a graph is compiled,
+/// of an alias's key whose target is not of its type: the wrapper's conformance is looked up
+/// once per type for the life of the process, one scan of the conformance records for each
+/// protocol key an app aliases (see Performance.md, "The types a graph asks about").
+func valuesOf<Value>(_ type: Any.Type, instance: Any? = nil, areValuesOf target: Value.Type) -> Bool {
     if type is Value.Type { return true }
-    if isExistential(Value.self) { return true }
-    guard let wrapped = optionalWrappedType(Value.self) else { return false }
-    func check<Wrapped>(_ wrapped: Wrapped.Type) -> Bool { valuesOf(type, areValuesOf: wrapped) }
-    return check(wrapped)
+    if let instance { return instance is Value }
+    if Value.self is AnyObject.Type { return false }
+    switch DependencyTraits.of(Value.self).wrapping {
+    case .optional(let wrapped)?:
+        func check<Wrapped>(_ wrapped: Wrapped.Type) -> Bool { valuesOf(type, areValuesOf: wrapped) }
+        return check(wrapped)
+    case .deferred?:
+        return false
+    case nil:
+        return true
+    }
 }

@@ -19,6 +19,13 @@ struct ActorIsolation: Hashable, Sendable, CustomStringConvertible {
     /// the main actor's jobs and the main thread's code, or on a queue that runs its blocks on
     /// it (one that targets it). Anywhere else the answer is "no": a request then throws or
     /// awaits, and never assumes an isolation it cannot confirm.
+    ///
+    /// Where the answer is "yes", `MainActor.assumeIsolated` accepts the code too, which
+    /// `onMainActor` then calls: the code runs on the main thread, in a block of the main queue
+    /// or of a queue that targets it, and the runtime accepts the main thread there (and, where
+    /// it asks Dispatch, `dispatch_assert_queue` accepts a queue that targets the main queue, as
+    /// its documentation says). `MainActorHolderPlacementTests` runs a main-actor request on
+    /// such a queue.
     var isCurrent: Bool {
         DispatchQueue.getSpecific(key: MainQueue.key) != nil
     }
@@ -37,11 +44,12 @@ enum MainQueue {
 /// Runs `body` on the main actor, synchronously, when the calling code runs there; otherwise
 /// throws `offActor` for `key`: a synchronous call cannot reach the main actor. Inlined where
 /// its caller is specialized, so that the value's box is of a type known there, not looked up
-/// in the runtime on every call.
+/// in the runtime on every call. `MainActor.assumeIsolated` checks the isolation again, as the
+/// runtime tells it (see `ActorIsolation.isCurrent`), before it runs `body`.
 @inlinable @inline(__always)
 func onMainActor<Result>(building key: AnyKey, _ body: @MainActor () throws -> Result) throws -> Result {
     try requireMainActor(building: key)
-    return try runOnMainActor { unsafe Transfer(try body()) }.value
+    return try MainActor.assumeIsolated { unsafe Transfer(try body()) }.value
 }
 
 /// Throws `offActor` for `key` unless the calling code runs on the main actor.

@@ -198,9 +198,9 @@ struct GraphCompiler {
             return index
         }
         if let recipe = bindings[key] { return add(recipe, parent: parent) }
-        // A protocol type or an optional declares nothing: the runtime is not asked.
-        guard key.name == nil, DependencyTraits.mayDeclareItself(key.type),
-              let recipe = JustInTimeRecipes.recipe(of: key.type) else { return nil }
+        // Asked once per type for the life of the process, `Injectable` first (see
+        // `JustInTimeTypes`): an optional, a `Lazy` or a `Factory` declares nothing.
+        guard key.name == nil, let recipe = JustInTimeRecipes.recipe(of: key.type) else { return nil }
         return add(recipe, parent: parent)
     }
 
@@ -210,7 +210,7 @@ struct GraphCompiler {
     /// wrapper, an optional argument, and the target of a `Lazy` or `Factory`.
     private mutating func nodeOrWrapper(for key: AnyKey, parent: Int?, anyWrapper: Bool) -> Int? {
         if let found = node(for: key, parent: parent) { return found }
-        guard anyWrapper ? DependencyTraits.isWrapper(key.type) : optionalWrappedType(key.type) != nil,
+        guard anyWrapper ? DependencyTraits.isWrapper(key.type) : DependencyTraits.optionalWrapped(key.type) != nil,
               let wrapper = key.type as? any RequestedWrapper.Type else { return nil }
         return add(wrapper.requestRecipe(name: key.name), parent: parent)
     }

@@ -12,7 +12,7 @@ struct PerRequestScope: ScopeStrategy {
 
     func scope<Value>(_ unscoped: Provision<Value>) -> Provision<Value> {
         let slot = RequestSlot()
-        // Decided once: a class instance is kept without a box and read back as it lies,
+        // Decided once: a class instance is kept as its object and read back without a cast,
         // anything else (a class-bound existential with witness tables, too) is kept as `Any`.
         let isReference = Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
         let key = unscoped.key
@@ -31,8 +31,12 @@ struct PerRequestScope: ScopeStrategy {
                 }
             }
             let built = try plan(&resolution)
-            if isReference, resolution.keepRequestObject(built, for: id) { return built }
-            resolution.requestValues().append(built, for: id)
+            if isReference {
+                if resolution.keepRequestObject(built, for: id) { return built }
+                resolution.requestValues().append(reference: built, for: id)
+            } else {
+                resolution.requestValues().append(built, for: id)
+            }
             return built
         }
     }

@@ -7,7 +7,9 @@ import Testing
 // from; an unscoped holder is built where its request runs, and needs the main actor only for
 // what it builds there, so once the main-actor singleton it holds is built, a synchronous request
 // anywhere builds it. Whether code runs on the main actor is the mark on the main dispatch queue
-// (`ActorIsolation.isCurrent`), which a queue that targets the main queue inherits.
+// (`ActorIsolation.isCurrent`), which a queue that targets the main queue inherits; the build
+// then runs in `MainActor.assumeIsolated`, which accepts such a queue too (its blocks run on the
+// main thread), and does not trap.
 
 /// A main-actor service, one per injector: inferred `@MainActor` from its conformance.
 private final class Notifier: MainActorInjectable {

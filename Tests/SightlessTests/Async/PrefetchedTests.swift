@@ -1,9 +1,9 @@
 @testable import Sightless
 import Testing
 
-// The values an awaited section reads: each taken once, in order, as the type its node built;
-// read in place only when the existential holds exactly that type in its own buffer, and cast
-// otherwise (a subclass, an existential's concrete value, a boxed or non-takable struct).
+// The values an awaited section reads: each taken once, in order, as the type its node built,
+// cast from the existential that holds it (a class instance, a subclass, an existential's
+// concrete value, a boxed or non-takable struct alike).
 
 private class Base: @unchecked Sendable {}
 private final class Derived: Base, @unchecked Sendable {}
@@ -42,56 +42,49 @@ private func typed<Value>(_ prefetched: Prefetched, _ key: AnyKey, as type: Valu
 
 @Suite("The values an awaited section reads")
 struct PrefetchedTests {
-    @Test("a class instance is read in place as its own class")
-    func classInPlace() {
+    @Test("a class instance is read as its own class")
+    func classInstance() throws {
         let square = Square()
-        #expect(Prefetched.holdsInPlace(square as Any, exactly: Square.self))
-        #expect(Prefetched.readInPlace(square as Any, as: Square.self) === square)
+        let key = Key<Square>().erased
+        #expect(try typed(Prefetched.make([Prefetched.Entry(key, square)]), key, as: Square.self) === square)
     }
 
-    // Public Swift cannot tell whether a struct is moved by copying its bytes, which a value
-    // kept in an existential's own buffer must be: a struct takes the cast.
-    @Test("a struct of three words is cast, not read in place")
+    @Test("a struct of three words is cast")
     func smallStructIsCast() throws {
         let small = Small(name: "a name longer than fifteen bytes", count: 3)
-        #expect(!Prefetched.holdsInPlace(small as Any, exactly: Small.self))
         let key = Key<Small>().erased
         let prefetched = Prefetched.make([Prefetched.Entry(key, small)])
         #expect(try typed(prefetched, key, as: Small.self) == small)
     }
 
-    @Test("a subclass instance is not read in place as its superclass, and is cast")
+    @Test("a subclass instance is read as its superclass")
     func subclassIsCast() throws {
         let derived = Derived()
-        #expect(!Prefetched.holdsInPlace(derived as Any, exactly: Base.self))
         let key = Key<Base>().erased
         let prefetched = Prefetched.make([Prefetched.Entry(key, derived)])
         #expect(try typed(prefetched, key, as: Base.self) === derived)
     }
 
-    @Test("an existential's concrete value is not read in place as the existential, and is cast")
+    @Test("an existential's concrete value is read as the existential")
     func existentialIsCast() throws {
         let square = Square()
         let shape: any Shape = square
-        #expect(!Prefetched.holdsInPlace(shape as Any, exactly: (any Shape).self))
         let key = Key<any Shape>().erased
         let prefetched = Prefetched.make([Prefetched.Entry(key, shape)])
         #expect(try typed(prefetched, key, as: (any Shape).self) as? Square === square)
     }
 
-    @Test("a struct of four words is not read in place, and is cast")
+    @Test("a struct of four words is cast")
     func largeStructIsCast() throws {
         let large = Large(a: 1, b: 2, c: 3, d: 4)
-        #expect(!Prefetched.holdsInPlace(large as Any, exactly: Large.self))
         let key = Key<Large>().erased
         #expect(try typed(Prefetched.make([Prefetched.Entry(key, large)]), key, as: Large.self) == large)
     }
 
-    @Test("a struct holding a weak reference is not read in place, and is cast")
+    @Test("a struct holding a weak reference is cast")
     func weakStructIsCast() throws {
         let target = Base()
         let watching = Watching(target: target)
-        #expect(!Prefetched.holdsInPlace(watching as Any, exactly: Watching.self))
         let key = Key<Watching>().erased
         #expect(try typed(Prefetched.make([Prefetched.Entry(key, watching)]), key, as: Watching.self)?.target === target)
     }

@@ -95,38 +95,25 @@ extension Prefetched {
 }
 
 extension Prefetched {
-    /// Whether `value` holds exactly a `Value` kept in the existential's own buffer, which
-    /// `readInPlace(_:as:)` then reads where it lies: a cast of an `Any` to a type parameter asks
-    /// the runtime to compare the types, some 300 instructions for each value an awaited section
-    /// reads. Two functions, not one returning an optional: an optional `Value` in unspecialized
-    /// code has its type looked up at run time, as costly.
-    ///
-    /// Invariant: an `Any` is three words of buffer followed by the metadata of the type of what
-    /// it holds; a value of that type lies at the start of the buffer when its size is at most
-    /// three words, its alignment at most a word's and it is bitwise takable (the runtime's rule
-    /// for keeping it inline; anything else is boxed, and the buffer holds the box): a class
-    /// reference is, and public Swift tells no other type's (`isMovableByBytes`), so any other
-    /// type takes the cast. The stored metadata is compared with `Value`'s, so a subclass
-    /// instance, the concrete value of an existential `Value` or a boxed value is never read as
-    /// `Value`.
+    /// Whether `value` holds exactly a `Value`: its dynamic type, which Swift gives of any value
+    /// (`type(of:)`), is `Value` itself, so that `reinterpreted(_:as:)` may give it that type
+    /// without a cast. A cast of an `Any` to a type parameter asks the runtime to compare the
+    /// types and look through every kind of type, some 700 instructions for each value an awaited
+    /// section reads; a subclass instance, an existential `Value`'s concrete value, or anything
+    /// else is cast.
     @inlinable @inline(__always)
-    static func holdsInPlace<Value>(_ value: Any, exactly type: Value.Type) -> Bool {
-        let word = MemoryLayout<Int>.size
-        guard MemoryLayout<Value>.size <= 3 * word, MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment,
-              isMovableByBytes(Value.self) else { return false }
-        let metadata = unsafe unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
-        // `as Any` keeps the existential closed: passed as it is, it would be opened, and the
-        // bytes would be those of the value it holds.
-        return unsafe withUnsafeBytes(of: value as Any) { bytes in
-            unsafe bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self) == metadata
-        }
+    static func holdsExactly<Value>(_ value: Any, _ type: Value.Type) -> Bool {
+        ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(Value.self)
     }
 
-    /// The `Value` `value` holds in place.
+    /// `opened`, whose type is `Value` itself, as a `Value`. Called with an `Any`, which Swift
+    /// opens (SE-0352), so that `Opened` is the type of the value it holds.
     ///
-    /// Invariant: `holdsInPlace(value, exactly: Value.self)` is `true`.
-    @inlinable @inline(__always)
-    static func readInPlace<Value>(_ value: Any, as type: Value.Type) -> Value {
-        unsafe withUnsafeBytes(of: value as Any) { bytes in unsafe bytes.load(as: Value.self) }
+    /// Invariant: `Opened` is `Value` (`holdsExactly(_:_:)` said so of the `Any` it was opened
+    /// from): the cast reinterprets a value as its own type, which `unsafeBitCast` allows for any
+    /// type of the same size, and no layout is read.
+    @usableFromInline
+    static func reinterpreted<Opened, Value>(_ opened: Opened, as type: Value.Type) -> Value {
+        unsafe unsafeBitCast(opened, to: Value.self)
     }
 }

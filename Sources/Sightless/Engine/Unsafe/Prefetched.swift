@@ -52,14 +52,15 @@ final class Prefetched: ManagedBuffer<PrefetchedHeader, PrefetchedEntry> {
         }
     }
 
-    /// An untyped value as the `Value` it is: read in place when it is exactly a `Value` held in
-    /// the existential itself (`holdsInPlace(_:exactly:)`), else cast by a pattern, which holds
-    /// no optional `Value`: unspecialized, its type would be looked up at run time.
+    /// An untyped value as the `Value` it is: opened and given its own type when it is exactly a
+    /// `Value` (`holdsExactly(_:_:)`, `reinterpreted(_:as:)`), else cast by a pattern, which holds
+    /// no optional `Value`: unspecialized, its type would be looked up at run time (see
+    /// Performance.md, "The types a graph asks about").
     @inlinable @inline(__always)
     static func cast<Value>(
         _ value: Any, as type: Value.Type, otherwise failure: () -> InjectionError
     ) throws(InjectionError) -> Value {
-        if holdsInPlace(value, exactly: Value.self) { return readInPlace(value, as: Value.self) }
+        if holdsExactly(value, Value.self) { return reinterpreted(value, as: Value.self) }
         return try castByPattern(value, as: Value.self, otherwise: failure)
     }
 

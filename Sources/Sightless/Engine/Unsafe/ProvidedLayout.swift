@@ -92,3 +92,12 @@ struct ProvidedPosition {
 /// Invariant: `positions` is allocated and initialized in `init`, never written afterwards,
 /// and freed in `deinit`; the positions hold offsets, types and `Sendable` destroyers.
 extension ProvidedLayout: @unchecked Sendable {}
+
+/// Whether values of `Value` may be moved by copying their bytes, as far as public Swift tells:
+/// a class reference may. Nearly every Swift type may, but only the runtime knows which (a
+/// `BitwiseCopyable` cast succeeds for every type), so any other type is taken not to be, and
+/// the code that asks keeps it where it never moves by bytes.
+@inlinable @inline(__always)
+func isMovableByBytes<Value>(_ type: Value.Type) -> Bool {
+    Value.self is AnyObject.Type
+}

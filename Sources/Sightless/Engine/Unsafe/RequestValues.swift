@@ -11,15 +11,20 @@
 /// `header.overflow`; `destroyEntries` is called once, by `deinit`. One request at a time uses
 /// it, on one thread: the request that made it and the requests nested in it through its
 /// frame. Under a slot, only the plan `PerRequestScope` made with that slot stores a value,
-/// always of its own `Value`, so a value read under a slot is of the type its reader expects;
-/// `value(at:as:)` still compares the type before reading a class reference in place, and casts
-/// anything else.
+/// always of its own `Value`, and that plan decided once, when it was linked, whether `Value` is
+/// a class (`isReference`): a class instance is kept as the object it is (`append(object:for:)`)
+/// and read back as that `Value` without a cast (`unsafeBitCast` of a reference to a class type,
+/// which a public rule makes sound: a class reference has one representation, whatever class its
+/// static type names, and the object is an instance of `Value` or of a subclass of it); anything
+/// else is kept as `Any` and cast.
 @usableFromInline
 final class RequestValues: ManagedBuffer<RequestValues.Header, RequestValues.Entry> {
-    /// One value, and the slot it was built for. The value first: it lies at the entry's start.
+    /// One value, and the slot it was built for: a class instance as its object, anything else
+    /// as `Any` (and `object` `nil`).
     @usableFromInline
     struct Entry {
         let value: Any
+        let object: AnyObject?
         let slot: ObjectIdentifier
     }
 
@@ -58,9 +63,24 @@ final class RequestValues: ManagedBuffer<RequestValues.Header, RequestValues.Ent
         }
     }
 
-    /// Keeps `value` as the one built for `slot`.
+    /// Keeps `value`, which is not a class instance, as the one built for `slot`.
     func append<Value>(_ value: Value, for slot: ObjectIdentifier) {
-        let entry = Entry(value: value, slot: slot)
+        append(Entry(value: value, object: nil, slot: slot))
+    }
+
+    /// Keeps `object`, a class instance, as the one built for `slot`, whose plan reads it back
+    /// as its `Value` with `isReference`.
+    func append(object: AnyObject, for slot: ObjectIdentifier) {
+        append(Entry(value: (), object: object, slot: slot))
+    }
+
+    /// Keeps a class instance built as a `Value` for `slot`, whose plan decided, when it was
+    /// linked, that `Value` is a class (`isReference`).
+    func append<Value>(reference value: Value, for slot: ObjectIdentifier) {
+        append(object: unsafe unsafeBitCast(value, to: AnyObject.self), for: slot)
+    }
+
+    private func append(_ entry: Entry) {
         unsafe withUnsafeMutablePointers { header, entries in
             if unsafe header.pointee.count < header.pointee.capacity {
                 unsafe (entries + header.pointee.count).initialize(to: entry)
@@ -72,25 +92,16 @@ final class RequestValues: ManagedBuffer<RequestValues.Header, RequestValues.Ent
     }
 
     /// The value at `index` (from `index(of:)`), as the `Value` it was built as: a class
-    /// reference held exactly as a `Value` is read where it lies (`isReference`, decided once
-    /// when the binding is linked, says `Value` is a class), anything else is cast.
+    /// instance (`isReference`, decided once when the binding is linked, says `Value` is a class)
+    /// is read back from the object kept, anything else is cast.
     func value<Value>(
         at index: Int, as type: Value.Type, isReference: Bool, otherwise failure: () -> InjectionError
     ) throws(InjectionError) -> Value {
-        if isReference {
-            // An `Any` is three words of buffer, then the metadata of what it holds; a class
-            // reference lies in the buffer's first word.
-            let metadata = unsafe unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
-            let inPlace = unsafe withUnsafeMutablePointers { header, entries in
-                guard unsafe index < header.pointee.count else { return false }
-                let entry = unsafe UnsafeRawPointer(entries + index)
-                return unsafe entry.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self) == metadata
-            }
-            if inPlace {
-                return unsafe withUnsafeMutablePointers { _, entries in unsafe UnsafeRawPointer(entries + index).load(as: Value.self) }
-            }
+        let entry = entry(at: index)
+        if isReference, let object = entry.object {
+            return unsafe unsafeBitCast(object, to: Value.self)
         }
-        return try Prefetched.castByPattern(entry(at: index).value, as: Value.self, otherwise: failure)
+        return try Prefetched.castByPattern(entry.value, as: Value.self, otherwise: failure)
     }
 
     /// The entry at `index`, in place or beyond.

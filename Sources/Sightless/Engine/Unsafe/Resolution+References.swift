@@ -40,7 +40,7 @@ extension Resolution {
             valuesReference = nil
         }
         if let kept = requestObject {
-            published.requestValues(made: { RequestValues.make() }).append(kept.object, for: kept.slot)
+            published.requestValues(made: { RequestValues.make() }).append(object: kept.object, for: kept.slot)
             kept.release()
             requestObject = nil
         }

@@ -44,7 +44,7 @@ struct MissingBindingRule: GraphRule {
         }
         let nearMisses = Self.nearMisses(of: key, among: bindings.keys)
         let canConform = key.name == nil && !(key.type is any Injectable.Type) && !(key.type is any MainActorInjectable.Type)
-            && !(key.type is any OptionalDependency.Type) && !(key.type is any DeferredDependency.Type)
+            && DependencyTraits.mayDeclareItself(key.type)
         return InjectionError.Problem(
             .missingBinding(key: key, consumer: consumer, nearMisses: nearMisses, canConform: canConform),
             path: path, location: location, keptConsumerScope: keptConsumerScope)

@@ -14,7 +14,7 @@ struct TypeMismatchRule: GraphRule {
         return graph.nodes.indices.compactMap { index in
             guard let recipe = graph.nodes[index].recipe, case .alias(let targetKey) = recipe.source,
                   let origin = built[index], let concrete = graph.nodes[origin].recipe?.concreteType,
-                  !recipe.accepts(concrete) else { return nil }
+                  !recipe.accepts(concrete, instance: graph.nodes[origin].recipe?.concreteInstance?.value) else { return nil }
             return InjectionError.Problem(
                 .aliasTarget(key: graph.nodes[index].key, target: targetKey, actual: AnyKey(type: concrete, name: nil)),
                 path: graph.path(to: index), location: recipe.location)
