@@ -81,4 +81,13 @@ struct ChildExplainTests {
         let text = try child.explain(Salutation.self)
         #expect(text == "Salutation — unscoped, instance\n", "\(text)")
     }
+
+    @Test("a grandchild explains its grandparent's key as the parent's, marked once")
+    func grandchildMarksOnce() throws {
+        let app = try Injector(modules: [parentModule()])
+        let grandchild = try app.child(modules: []).child(modules: [])
+        #expect(try grandchild.explain(Salutation.self) == "Salutation — parent's (unscoped, instance)\n")
+        let requestChild = try grandchild.childTemplate(providing: Visitor.self).child(Visitor(name: "ada"))
+        #expect(try requestChild.explain(Salutation.self) == "Salutation — parent's (unscoped, instance)\n")
+    }
 }

@@ -146,12 +146,15 @@ extension Injector {
 
     /// This injector's explanation of `key`, which a child takes from it, its first line marked
     /// as the parent's: `Store — parent's (singleton, just-in-time type, kept by this injector)`.
+    /// Marked once, however many injectors up the key is found, as the export marks every
+    /// ancestor's key `parent's`.
     private func explainedForChild(_ key: AnyKey) throws(InjectionError) -> String {
         let text = try explain(key)
         let firstLine = text.prefix { $0 != "\n" }
         let rest = text.dropFirst(firstLine.count)
         guard let separator = firstLine.firstRange(of: " — ") else { return text }
         let name = firstLine[..<separator.upperBound], summary = firstLine[separator.upperBound...]
+        if summary.hasPrefix("parent's (") { return text }
         return String(name) + "parent's (" + String(summary) + ")" + String(rest)
     }
 }
