@@ -225,7 +225,7 @@ extension Recipe {
                     let kept = try storage.of(resolution.injector)
                     if let value = kept.existing(as: Value.self) { return value }
                     if onlyStorage.isFilled { return try kept.instance(&resolution, build: plan, whileAwaited: notNow) }
-                    throw notNow()
+                    throw kept.unlessShutDown(notNow())
                 }
             }
             return { resolution in
@@ -233,7 +233,7 @@ extension Recipe {
                 let kept = try storage.of(resolution.injector)
                 if let value = kept.existing(as: Value.self) { return value }
                 if awaited.areReady { return try kept.instance(&resolution, build: plan, whileAwaited: notNow) }
-                throw notNow()
+                throw kept.unlessShutDown(notNow())
             }
         }
         switch build {
@@ -287,7 +287,12 @@ extension Recipe {
         case .one(let storage):
             stored = { resolution in
                 if let value = storage.existing(as: Value.self) { return value }
-                return try synchronous(&resolution)
+                do {
+                    return try synchronous(&resolution)
+                } catch let error as InjectionError where error.kind == .needsAwait {
+                    // Not stored because a shutdown took it away: the request is told so.
+                    throw storage.unlessShutDown(error)
+                }
             }
             build = { request in
                 // Awaiting the build this task is running would await for ever.
@@ -313,8 +318,13 @@ extension Recipe {
                 stored = synchronous
             } else {
                 stored = { resolution in
-                    if let value = try kept.of(resolution.injector).existing(as: Value.self) { return value }
-                    return try synchronous(&resolution)
+                    let storage = try kept.of(resolution.injector)
+                    if let value = storage.existing(as: Value.self) { return value }
+                    do {
+                        return try synchronous(&resolution)
+                    } catch let error as InjectionError where error.kind == .needsAwait {
+                        throw storage.unlessShutDown(error)
+                    }
                 }
             }
             build = { request in

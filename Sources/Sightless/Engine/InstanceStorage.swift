@@ -188,6 +188,15 @@ extension InstanceStorage {
         return InjectionError(.injectorShutDown(key: key), path: [key])
     }
 
+    /// `error`, the reason a synchronous request could not build the instance now (it needs
+    /// `await`, or an awaited request builds it), unless the injector keeping the instance was
+    /// shut down meanwhile and took it away: then `injectorShutDown`, as a request that starts
+    /// after the shutdown is told. Asked only on that failure, under the coordinator's lock.
+    func unlessShutDown(_ error: InjectionError) -> InjectionError {
+        guard BuildCoordinator.process.withLock({ sealed }) else { return error }
+        return InjectionError(.injectorShutDown(key: key), path: [key])
+    }
+
     /// The error of a build that ended after the injector keeping its instance was shut down:
     /// `injectorShutDown`, and `closeFailed` if closing the instance (which no one else will
     /// close) threw: closed by its binding's `closer` when it has one (one that awaits is left
