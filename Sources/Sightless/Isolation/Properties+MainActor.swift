@@ -174,7 +174,7 @@ extension Properties where Instance: MainActorInjectable {
     /// States a dependency a ``MainActorInjectable`` type reads where it stands — an
     /// ``Injection`` kept in a `let`, or the projected value of an ``Injected`` property — whose
     /// key path is isolated to the main actor, so that the graph knows it when the injector is
-    /// built (see the general ``Properties/reads(_:named:fileID:line:)``). The injection is
+    /// built (see the general ``Properties/reads(_:named:fileID:line:)-(KeyPath<Instance,Injection<Value>>Sendable,_,_,_)``). The injection is
     /// resolved on the main actor, with the type's other properties.
     ///
     /// ```swift
