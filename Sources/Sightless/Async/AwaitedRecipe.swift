@@ -232,7 +232,9 @@ extension Recipe {
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 let kept = try storage.of(resolution.injector)
                 if let value = kept.existing(as: Value.self) { return value }
-                if awaited.areReady { return try kept.instance(&resolution, build: plan, whileAwaited: notNow) }
+                if awaited.areReady(in: resolution.injector) {
+                    return try kept.instance(&resolution, build: plan, whileAwaited: notNow)
+                }
                 throw kept.unlessShutDown(notNow())
             }
         }
@@ -245,7 +247,7 @@ extension Recipe {
                 }
             }
             return { resolution in
-                if resolution.prefetchedReference != nil || awaited.areReady { return try plan(&resolution) }
+                if resolution.prefetchedReference != nil || awaited.areReady(in: resolution.injector) { return try plan(&resolution) }
                 throw notNow()
             }
         case .synchronous(let plan) where isReadyChecked:
@@ -258,7 +260,7 @@ extension Recipe {
             }
             return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
-                if awaited.areReady { return try plan(&resolution) }
+                if awaited.areReady(in: resolution.injector) { return try plan(&resolution) }
                 throw notNow()
             }
         default:
@@ -336,8 +338,14 @@ extension Recipe {
                     unsafe Transfer(try await recorded(dependency))
                 }
             }
+            // A consumer asks the child running its request whether it holds the value.
+            let childHolds: @Sendable (Injector) -> Bool = { injector in
+                guard let storage = try? kept.of(injector) else { return false }
+                return storage.isFilled
+            }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness)
+                        asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness,
+                        childHolds: childHolds)
         }
     }
 

@@ -351,6 +351,15 @@ struct AwaitedDependencies: Sendable {
         }
     }
 
+    /// Whether every leaf's value can be had synchronously now for a request of `injector`: as
+    /// `areReady`, where a leaf kept per child of a template is ready once that child holds it.
+    func areReady(in injector: Injector) -> Bool {
+        switch readiness {
+        case .asked: leaves.indices.allSatisfy { leaves[$0].node.isReady(in: injector) }
+        default: areReady
+        }
+    }
+
     /// Awaits every leaf; the failures of all of them are reported together, each with its
     /// path from the section's node (`rethrow` puts its key on the path).
     nonisolated(nonsending)

@@ -49,6 +49,11 @@ class AnyNode {
     /// `await`; for one that does, once its value is stored, or once everything it awaits is.
     @usableFromInline var isReady: Bool { true }
 
+    /// Whether the node's value can be built synchronously now for a request of `injector`: as
+    /// `isReady`, and for a value kept per child of a template, once the child running the
+    /// request holds it (a node kept per child has no storage of its own).
+    func isReady(in injector: Injector) -> Bool { isReady }
+
     /// How `isReady` is decided, for a section that asks on every synchronous request.
     var readiness: Readiness { .always }
 
@@ -113,6 +118,8 @@ final class Node<Value>: AnyNode {
     /// How consumers decide `isReady` when the node says so itself: a kept value built
     /// synchronously once the one storage it awaits is filled is ready with that storage.
     private let decidedReadiness: Readiness?
+    /// For a value kept per child of a template: whether the child running a request holds it.
+    private let childHolds: (@Sendable (Injector) -> Bool)?
     private let leaves: [AwaitedLeaf]
     private let leavesRethrow: (@Sendable (any Error) -> InjectionError)?
     /// For a node built in its consumer's section from leaves it awaits for it (`AwaitedLeaf`):
@@ -143,6 +150,11 @@ final class Node<Value>: AnyNode {
         return awaitedReady?() ?? false
     }
 
+    override func isReady(in injector: Injector) -> Bool {
+        if isReady { return true }
+        return childHolds?(injector) ?? false
+    }
+
     override var readiness: Readiness {
         guard asyncPlan != nil else { return .always }
         if let decidedReadiness { return decidedReadiness }
@@ -166,6 +178,7 @@ final class Node<Value>: AnyNode {
         self.dependenciesActor = nil
         self.awaitedReady = nil
         self.decidedReadiness = nil
+        self.childHolds = nil
         self.leaves = []
         self.leavesRethrow = nil
         self.coveredPlan = nil
@@ -179,7 +192,7 @@ final class Node<Value>: AnyNode {
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
         leafBuild: LeafBuild? = nil, awaited: AnyKey, actor: ActorIsolation? = nil,
-        ready: (@Sendable () -> Bool)?, readiness: Readiness? = nil,
+        ready: (@Sendable () -> Bool)?, readiness: Readiness? = nil, childHolds: (@Sendable (Injector) -> Bool)? = nil,
         leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
     ) {
         self.plan = provision.plan
@@ -188,6 +201,7 @@ final class Node<Value>: AnyNode {
         self.dependenciesActor = actor
         self.awaitedReady = ready
         self.decidedReadiness = readiness
+        self.childHolds = childHolds
         self.leaves = leaves
         self.leavesRethrow = rethrow
         self.coveredPlan = leaves.isEmpty ? nil : coveredPlan

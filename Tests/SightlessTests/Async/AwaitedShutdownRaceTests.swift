@@ -32,13 +32,7 @@ struct AwaitedShutdownRaceTests {
         let child = try template.child(Visitor())
         _ = try await child.instance(Ticket.self)   // stored, so a synchronous request may read it
         let error = #expect(throws: InjectionError.self) { try child.getInstance(Ticketed.self) }
-        // A template's child refuses a synchronous request of a consumer of its awaited singleton
-        // with `needsAwait` even when the singleton is stored and nothing is shut down (`explain`
-        // says "ready once Ticket is built"): the consumer's readiness reads no child's storage.
-        // That refusal comes first here, before the shutdown.
-        withKnownIssue("a template child's consumer of its stored awaited singleton is refused synchronously") {
-            #expect(error?.kind == .injectorShutDown, "\(String(describing: error))")
-        }
+        #expect(error?.kind == .injectorShutDown, "\(String(describing: error))")
     }
 
     @Test("a root's awaited singleton a shutdown took away mid-request is injectorShutDown, not needsAwait")

@@ -18,6 +18,24 @@ private final class Reader: Injectable {
     static let initializer = Initializer(Reader.init(vault:))
 }
 
+private struct Visitor: Sendable {}
+
+/// A value of a template's child, kept per child, built with `await`.
+private final class Pass: Sendable {}
+
+private final class Gate: Injectable {
+    let pass: Pass
+    init(pass: Pass) { self.pass = pass }
+    static let initializer = Initializer(Gate.init(pass:))
+}
+
+private final class Turnstile: Injectable {
+    let pass: Pass
+    init(pass: Pass) { self.pass = pass }
+    static let initializer = Initializer(Turnstile.init(pass:))
+    static var scope: Scope { .singleton }
+}
+
 @Suite("A kept value built with await, requested synchronously")
 struct BuiltAwaitedSingletonTests {
     @Test("a singleton built with await is returned to a synchronous request once an awaited request built it")
@@ -67,5 +85,43 @@ struct BuiltAwaitedSingletonTests {
         let injector = try Injector(modules: [])
         let keeper = try await injector.instance(Keeper.self)
         #expect(try injector.getInstance(Keeper.self) === keeper)
+    }
+
+    private func passTemplate() throws -> ChildTemplate<Visitor> {
+        try Injector(modules: []).childTemplate(providing: Visitor.self) { binder in
+            binder.bind(Pass.self).to { _ async in Pass() }.in(.singleton)
+            binder.bind(Gate.self)
+            binder.bind(Turnstile.self)
+        }
+    }
+
+    @Test("a template child's unscoped value over its awaited singleton, once built, is built by a synchronous request")
+    func childUnscopedOverBuiltSingleton() async throws {
+        let child = try passTemplate().child(Visitor())
+        let pass = try await child.instance(Pass.self)
+        let gate = try child.getInstance(Gate.self)
+        #expect(gate.pass === pass)
+    }
+
+    @Test("a template child's singleton over its awaited singleton, once built, is built by a synchronous request")
+    func childKeptOverBuiltSingleton() async throws {
+        let child = try passTemplate().child(Visitor())
+        let pass = try await child.instance(Pass.self)
+        let turnstile = try child.getInstance(Turnstile.self)
+        let again = try child.getInstance(Turnstile.self)
+        #expect(turnstile.pass === pass && again === turnstile)
+    }
+
+    @Test("a template child's value over its awaited singleton is not ready while only another child holds it")
+    func childNotReadyWithSiblingsSingleton() async throws {
+        let template = try passTemplate()
+        let first = try template.child(Visitor())
+        let second = try template.child(Visitor())
+        _ = try await first.instance(Pass.self)
+        let error = #expect(throws: InjectionError.self) { _ = try second.getInstance(Gate.self) }
+        #expect(error?.kind == .needsAwait)
+        let pass = try await second.instance(Pass.self)
+        let gate = try second.getInstance(Gate.self)
+        #expect(gate.pass === pass)
     }
 }
