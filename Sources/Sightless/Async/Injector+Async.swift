@@ -93,7 +93,7 @@ extension Injector {
         // stored is read with one probe of the root table, and a node that needs no `await` now
         // (built synchronously, or what it awaits is stored) runs its plan here.
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil) {
-            if let value = found.existing { return value }
+            if let value = found.existing, !parentIsShutDown { return value }
             // A kept value not stored yet goes the general way, which awaits a thread's build.
             if found.node.reading({ node in node.storage == nil && node.isReady }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
@@ -116,7 +116,7 @@ extension Injector {
     @inlinable @inline(__always) nonisolated(nonsending)
     public func instance<Value>(_ key: Key<Value>) async throws(InjectionError) -> sending Value {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name) {
-            if let value = found.existing { return value }
+            if let value = found.existing, !parentIsShutDown { return value }
             // A kept value not stored yet goes the general way, which awaits a thread's build.
             if found.node.reading({ node in node.storage == nil && node.isReady }) {
                 // An awaited request may begin building a kept value after `isReady` was read:

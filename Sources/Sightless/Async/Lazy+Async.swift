@@ -25,8 +25,8 @@ extension Lazy {
                 await node.storage?.awaitThreadBuild()
                 return try get()
             }
-            if let value = node.storage?.existing(as: Value.self) { return value }
             if injector.isShutDownInFamily { throw injector.shutDownError(key) }
+            if let value = node.storage?.existing(as: Value.self) { return value }
             // A value a scope keeps is the scope's to keep, as with `get()`.
             let kept: AsyncPlan<Value>
             if node.meaning.owner != .none {

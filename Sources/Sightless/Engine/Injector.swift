@@ -75,6 +75,13 @@ public final class Injector: Sendable {
     @inlinable var parentIsShutDown: Bool {
         graph.family.parentShutdowns.load(ordering: .relaxed) != 0 && (graph.parent?.isShutDownInFamily ?? false)
     }
+
+    /// `true` while neither this injector nor a parent is shut down: a value found stored is then
+    /// handed out. A value an injector above a shut-down one keeps stays stored, so an injector
+    /// below must ask before handing it out.
+    @inlinable var isServing: Bool {
+        !isShutDown.load(ordering: .relaxed) && !parentIsShutDown
+    }
 }
 
 // MARK: - Running requests
@@ -86,8 +93,9 @@ extension Injector {
     @inlinable @inline(__always)
     func request<Value>(_ type: Value.Type, name: String?) throws(InjectionError) -> Value {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: name) {
-            // A kept instance is read from its cell, with nothing retained or borrowed.
-            if let value = found.existing { return value }
+            // A kept instance is read from its cell, with nothing retained or borrowed; one of an
+            // injector above a shut-down parent is not handed out.
+            if let value = found.existing, !parentIsShutDown { return value }
             return try run(found.node, as: Value.self, name: name)
         }
         return try requestCompiling(Value.self, name: name)
@@ -142,7 +150,7 @@ extension Injector {
     /// Runs the plan of a node that takes no dynamic arguments.
     @inlinable @inline(__always)
     func run<Value>(_ node: Node<Value>) throws(InjectionError) -> Value {
-        if let value = node.storage?.existing(as: Value.self) { return value }
+        if let value = node.storage?.existing(as: Value.self), isServing { return value }
         return try run(node, plan: node.plan)
     }
 

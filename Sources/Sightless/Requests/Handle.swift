@@ -15,7 +15,7 @@ extension Injector {
     /// the singleton of a singleton binding, a new instance of an unscoped one. It keeps its
     /// injector alive.
     public struct Handle<Value>: Sendable {
-        let injector: Injector
+        @usableFromInline let injector: Injector
         let node: Node<Value>
         @usableFromInline let storage: TypedStorage<Value>?
 
@@ -31,7 +31,7 @@ extension Injector {
         @inlinable
         public func get() throws(InjectionError) -> Value {
             // An existing instance is read where the handle is used, specialized for its type.
-            if let value = storage?.existing { return value }
+            if let value = storage?.existing, injector.isServing { return value }
             return try build()
         }
 

@@ -89,7 +89,7 @@ public final class Lazy<Value>: Sendable {
             throw InjectionError(.injectorReleased(key: key, wrapper: "Lazy<\(key.typeName)>"), path: [key])
         }
         let node = try injector.compiledNode(Value.self, name: key.name)
-        if let value = node.storage?.existing(as: Value.self) { return value }
+        if let value = node.storage?.existing(as: Value.self), injector.isServing { return value }
         // A value a scope keeps is the scope's to keep: kept here too, a value holding a `Lazy`
         // of itself would keep itself alive, and a child's value would outlive the child.
         if node.meaning.owner != .none { return try injector.run(node) }
