@@ -595,7 +595,7 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
 func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 /// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_MODEL_COUNT` of them from a fixed start.
-private func modelSeeds() -> [UInt64] {
+func modelSeeds() -> [UInt64] {
     if let text = environment("SIGHTLESS_SEED"), let seed = UInt64(text) { return [seed] }
     let count = environment("SIGHTLESS_MODEL_COUNT").flatMap { Int($0) } ?? 2_000
     return (0..<UInt64(max(count, 1))).map { 0x30DE_0000 + $0 }

@@ -30,6 +30,12 @@ enum MMutation: String, CaseIterable, Sendable {
     /// An initializer's dependency named as a key of another type under the same name (a
     /// lookalike of the key): `missingBinding` of that key.
     case lookalikeType
+    /// A child's decorator of a key its parent binds, which the child does not bind itself:
+    /// `unusedDeclaration` (the value is the parent's, shared by the family).
+    case decoratorOfParentKey
+    /// The root made with `Injector(modules:)` where an eager singleton of it needs `await`
+    /// (one that is, or one made so): `needsAwait`, which `Injector.start` would have built.
+    case eagerNotStarted
 }
 
 struct MNearMiss: Sendable, CustomStringConvertible {
@@ -232,6 +238,36 @@ extension MScenario {
             let dep = s.specs[spec].bindings[index].deps[position]
             s.specs[spec].bindings[index].deps[position] = MLookalike.prefix + dep
             return (s, "\(s.specs[spec].bindings[index].key) of spec #\(spec) needs \(dep) as another type")
+        case .decoratorOfParentKey:
+            var candidates: [(spec: Int, key: String)] = []
+            for (spec, value) in specs.enumerated() {
+                guard let parent = value.parent else { continue }
+                for key in visibleKeys(from: parent) where ![MScenario.jit.key, MScenario.collection, "p"].contains(key)
+                    && value.binding(key) == nil {
+                    candidates.append((spec, key))
+                }
+            }
+            guard !candidates.isEmpty else { return nil }
+            let (spec, key) = random.pick(candidates)
+            s.specs[spec].decorators.append(MDecorator(key: key, id: random.below(1000)))
+            return (s, "spec #\(spec) decorates \(key), which its parent binds")
+        case .eagerNotStarted:
+            // An eager singleton of the root that needs await already, or an async singleton of
+            // the root (not overridden) made eager.
+            let root = specs[0]
+            let overridden = Set(root.overrides.map(\.key))
+            if let eager = root.effective.first(where: { $0.scope == .eager && needsAwait($0.key, from: 0) }) {
+                s.startRoot = false
+                return (s, "the root is not started, and its eager \(eager.key) needs await")
+            }
+            let candidates = root.bindings.indices.filter {
+                root.bindings[$0].kind.isAsync && root.bindings[$0].scope == .singleton && !overridden.contains(root.bindings[$0].key)
+            }
+            guard !candidates.isEmpty else { return nil }
+            let index = random.pick(candidates)
+            s.specs[0].bindings[index].scope = .eager
+            s.startRoot = false
+            return (s, "\(root.bindings[index].key), an async singleton of the root, made eager, and the root not started")
         }
     }
 

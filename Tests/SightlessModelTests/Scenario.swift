@@ -362,6 +362,15 @@ extension MScenario {
                     let dep = random.pick(candidates)
                     if !deps.contains(dep) { deps.append(dep) }
                 }
+                // Often, an initializer over a value of its own spec built with await and kept:
+                // once that value is stored, it is built synchronously.
+                let awaitedKept = specs[spec].bindings.filter { $0.kind.isAsync && $0.scope.keeps }.map(\.key)
+                if kind == .type, !awaitedKept.isEmpty, random.chance(60) {
+                    let dep = random.pick(awaitedKept)
+                    if !deps.contains(dep) { deps.append(dep) }
+                    // In a scope that builds with `await`.
+                    if [.weak, .perRequest, .custom].contains(scope) { scope = random.pick([.unscoped, .singleton]) }
+                }
             }
             let buildsSynchronously = kind == .closure || kind == .provider || [.weak, .perRequest, .custom].contains(scope)
                 || (scope == .eager && spec != 0)
@@ -477,20 +486,66 @@ extension MScenario {
         }
     }
 
+    /// The member a request is made of: often the newest one still held, so that the members
+    /// made deep in the family (grandchildren, children of a template's children) are asked as
+    /// often as the root; else any.
+    private func requested(from live: [Int], random: inout SplitMix) -> Int? {
+        guard let newest = live.last else { return nil }
+        return random.chance(40) ? newest : random.pick(live)
+    }
+
     private mutating func generateOps(random: inout SplitMix) {
         // The generator's own view of the members: id → spec, and whether each is still held.
         var members: [Int: Int] = [0: 0]
         var dropped: Set<Int> = []
+        // Per member, the keys its awaited requests reached.
+        var awaitedReach: [Int: Set<String>] = [:]
         var nextID = 1
         for _ in 0..<(4 + random.below(18)) {
             let live = members.keys.filter { !dropped.contains($0) }.sorted()
             let roll = random.below(100)
-            if roll < 45, let member = live.isEmpty ? nil : random.pick(live) {
+            if roll < 45, let member = requested(from: live, random: &random) {
                 let keys = visibleKeys(from: members[member]!)
                 guard !keys.isEmpty else { continue }
-                let key = random.chance(8) ? MScenario.consumer : random.pick(keys)
-                ops.append(.request(member: member, key: key, path: random.pick(MPath.allCases), hold: random.chance(35)))
-            } else if roll < 55, let member = live.isEmpty ? nil : random.pick(live) {
+                let spec = members[member]!
+                var key = random.chance(8) ? MScenario.consumer : random.pick(keys)
+                let path = random.pick(MPath.allCases)
+                // Often, after an awaited request stored a value built with await, a synchronous
+                // request of a value over it: built synchronously once what it awaits is stored.
+                if path.isSync, let stored = awaitedReach[member], random.chance(50) {
+                    let over = keys.filter { candidate in
+                        reach(candidate, from: spec).contains { found in
+                            found.binding.key != candidate && found.binding.kind.isAsync && found.binding.scope.keeps
+                                && stored.contains(found.binding.key)
+                        }
+                    }
+                    if !over.isEmpty { key = random.pick(over) }
+                }
+                if !path.isSync {
+                    // Often, one that stores a value built with await.
+                    if random.chance(30) {
+                        let storing = keys.filter { candidate in
+                            reach(candidate, from: spec).contains { $0.binding.kind.isAsync && $0.binding.scope.keeps }
+                        }
+                        if !storing.isEmpty { key = random.pick(storing) }
+                    }
+                    awaitedReach[member, default: []].formUnion(reach(key, from: spec).map(\.binding.key))
+                }
+                ops.append(.request(member: member, key: key, path: path, hold: random.chance(35)))
+                // Often, at once, a synchronous request of a value over what it stored.
+                if !path.isSync, let stored = awaitedReach[member], random.chance(40) {
+                    let over = keys.filter { candidate in
+                        reach(candidate, from: spec).contains { found in
+                            found.binding.key != candidate && found.binding.kind.isAsync && found.binding.scope.keeps
+                                && stored.contains(found.binding.key)
+                        }
+                    }
+                    if !over.isEmpty {
+                        ops.append(.request(member: member, key: random.pick(over), path: random.pick([.sync, .lazyGet, .factoryMake]),
+                                            hold: false))
+                    }
+                }
+            } else if roll < 55, let member = requested(from: live, random: &random) {
                 let keys = visibleKeys(from: members[member]!).filter { !reachesWeak($0, from: members[member]!) }
                 guard !keys.isEmpty else { continue }
                 let count = 2 + random.below(3)
@@ -505,11 +560,13 @@ extension MScenario {
                 }
                 ops.append(.concurrent(member: member, keys: chosen, path: random.pick(MPath.allCases)))
             } else if roll < 72 {
-                let childSpecs = specs.indices.filter { $0 != 0 }
+                // A spec one of whose parents is held; most often one with no member yet, so that
+                // the family's deep members (a grandchild, a template's child's child) are made.
+                let childSpecs = specs.indices.filter { spec in spec != 0 && live.contains { members[$0] == specs[spec].parent } }
                 guard !childSpecs.isEmpty else { continue }
-                let spec = random.pick(childSpecs)
+                let unmade = childSpecs.filter { spec in !members.values.contains(spec) }
+                let spec = random.pick(!unmade.isEmpty && random.chance(60) ? unmade : childSpecs)
                 let parents = live.filter { members[$0] == specs[spec].parent }
-                guard !parents.isEmpty else { continue }
                 ops.append(.makeChild(parent: random.pick(parents), spec: spec, id: nextID))
                 members[nextID] = spec
                 nextID += 1
@@ -517,7 +574,7 @@ extension MScenario {
                 ops.append(.drop(member: member))
                 dropped.insert(member)
             } else if roll < 86 {
-                if random.chance(50), let member = live.isEmpty ? nil : random.pick(live) {
+                if random.chance(50), let member = requested(from: live, random: &random) {
                     let key = random.pick(["r", "d"])
                     ops.append(.withArguments(member: member, key: key, depth: random.below(4), tuple: key == "d" && random.chance(50),
                                               path: random.pick([.sync, .await, .mainActor, .factoryMake, .factoryInstance])))
