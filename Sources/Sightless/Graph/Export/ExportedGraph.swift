@@ -9,6 +9,8 @@ struct ExportedGraph {
         /// How the value is built: `instance`, `closure`, `provider`, `alias`, `type`, …, or
         /// `parent's` for a key a child injector takes from its parent.
         let source: String
+        /// Where the value comes from, as the words of `source` say it.
+        let origin: Origin
         /// The dynamic arguments a request must bring.
         let creationTime: [Dependency]
         let edges: [Edge]
@@ -23,7 +25,7 @@ struct ExportedGraph {
         var awaiting: String?
 
         /// Whether a child takes the node from its parent.
-        var isParents: Bool { source == "parent's" }
+        var isParents: Bool { origin == .parents }
 
         /// `singleton, type`, who keeps a kept value (`kept by this injector`, `kept by each
         /// child`), the actor of an isolated one (or the one a nonisolated one needs to be
@@ -31,7 +33,7 @@ struct ExportedGraph {
         var summary: String {
             // A value a template's child is made with is one per child, whatever the scope
             // of the recipe that stands for it.
-            var parts = source == "provided" ? ["provided to each child"] : [scope?.name ?? "", source].filter { !$0.isEmpty }
+            var parts = origin == .provided ? ["provided to each child"] : [scope?.name ?? "", source].filter { !$0.isEmpty }
             if meaning.owner == .injector || meaning.owner == .eachChild { parts.append("kept by \(meaning.owner)") }
             if let isolation = meaning.isolation, !meaning.isolatedForBuild {
                 parts.append("isolated to \(isolation)")
@@ -47,6 +49,12 @@ struct ExportedGraph {
             }
             return parts.joined(separator: ", ")
         }
+    }
+
+    /// Where a node's value comes from: the injector's own graph, its parent's (a key a child
+    /// takes from its parent), or the values a template's child is made with.
+    enum Origin {
+        case own, parents, provided
     }
 
     struct Edge {
@@ -85,6 +93,7 @@ struct ExportedGraph {
                 scope: node.fromParent ? nil : node.recipe?.scope,
                 source: node.fromParent ? "parent's"
                     : node.recipe != nil && autoWired.contains(node.key) ? "auto-wired" : Self.source(of: node.recipe),
+                origin: node.fromParent ? .parents : node.recipe?.source == .provided ? .provided : .own,
                 creationTime: graph.dynamicDependencies(of: original),
                 edges: node.edges.map { edge in
                     Edge(dependency: graph.dependency(of: edge, from: original), target: edge.target.map { position[$0] })
