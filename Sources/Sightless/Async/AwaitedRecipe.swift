@@ -287,15 +287,7 @@ extension Recipe {
         let build: AsyncPlan<Value>
         switch kept {
         case .one(let storage):
-            stored = { resolution in
-                if let value = storage.existing(as: Value.self) { return value }
-                do {
-                    return try synchronous(&resolution)
-                } catch let error as InjectionError where error.kind == .needsAwait {
-                    // Not stored because a shutdown took it away: the request is told so.
-                    throw storage.unlessShutDown(error)
-                }
-            }
+            stored = { resolution in try storedValue(storage, synchronous: synchronous, &resolution) }
             build = { request in
                 // Awaiting the build this task is running would await for ever.
                 try AwaitedReentry.check(key, through: .singleton)
@@ -319,15 +311,7 @@ extension Recipe {
             if ready != nil {
                 stored = synchronous
             } else {
-                stored = { resolution in
-                    let storage = try kept.of(resolution.injector)
-                    if let value = storage.existing(as: Value.self) { return value }
-                    do {
-                        return try synchronous(&resolution)
-                    } catch let error as InjectionError where error.kind == .needsAwait {
-                        throw storage.unlessShutDown(error)
-                    }
-                }
+                stored = { resolution in try storedValue(kept.of(resolution.injector), synchronous: synchronous, &resolution) }
             }
             build = { request in
                 try AwaitedReentry.check(key, through: .singleton)
@@ -346,6 +330,21 @@ extension Recipe {
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness,
                         childHolds: childHolds)
+        }
+    }
+
+    /// The value `storage` holds, else the one its synchronous plan builds; a plan that says the
+    /// value needs `await` because a shutdown took the stored one away says the injector is shut
+    /// down.
+    @inline(__always)
+    private static func storedValue<Value>(
+        _ storage: InstanceStorage, synchronous: Plan<Value>, _ resolution: inout Resolution
+    ) throws -> Value {
+        if let value = storage.existing(as: Value.self) { return value }
+        do {
+            return try synchronous(&resolution)
+        } catch let error as InjectionError where error.kind == .needsAwait {
+            throw storage.unlessShutDown(error)
         }
     }
 
