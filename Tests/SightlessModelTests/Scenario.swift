@@ -494,6 +494,17 @@ extension MScenario {
         return random.chance(40) ? newest : random.pick(live)
     }
 
+    /// Those of `keys` whose value is built over a value built with `await` and kept, one of
+    /// `stored`.
+    private static func keys(_ keys: [String], over stored: Set<String>, in scenario: MScenario, from spec: Int) -> [String] {
+        keys.filter { candidate in
+            scenario.reach(candidate, from: spec).contains { found in
+                found.binding.key != candidate && found.binding.kind.isAsync && found.binding.scope.keeps
+                    && stored.contains(found.binding.key)
+            }
+        }
+    }
+
     private mutating func generateOps(random: inout SplitMix) {
         // The generator's own view of the members: id → spec, and whether each is still held.
         var members: [Int: Int] = [0: 0]
@@ -513,12 +524,7 @@ extension MScenario {
                 // Often, after an awaited request stored a value built with await, a synchronous
                 // request of a value over it: built synchronously once what it awaits is stored.
                 if path.isSync, let stored = awaitedReach[member], random.chance(50) {
-                    let over = keys.filter { candidate in
-                        reach(candidate, from: spec).contains { found in
-                            found.binding.key != candidate && found.binding.kind.isAsync && found.binding.scope.keeps
-                                && stored.contains(found.binding.key)
-                        }
-                    }
+                    let over = Self.keys(keys, over: stored, in: self, from: spec)
                     if !over.isEmpty { key = random.pick(over) }
                 }
                 if !path.isSync {
@@ -534,12 +540,7 @@ extension MScenario {
                 ops.append(.request(member: member, key: key, path: path, hold: random.chance(35)))
                 // Often, at once, a synchronous request of a value over what it stored.
                 if !path.isSync, let stored = awaitedReach[member], random.chance(40) {
-                    let over = keys.filter { candidate in
-                        reach(candidate, from: spec).contains { found in
-                            found.binding.key != candidate && found.binding.kind.isAsync && found.binding.scope.keeps
-                                && stored.contains(found.binding.key)
-                        }
-                    }
+                    let over = Self.keys(keys, over: stored, in: self, from: spec)
                     if !over.isEmpty {
                         ops.append(.request(member: member, key: random.pick(over), path: random.pick([.sync, .lazyGet, .factoryMake]),
                                             hold: false))
