@@ -240,7 +240,7 @@ extension Recipe {
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
         if initializer.isolation == .mainActor {
-            return isolated(key, initializer: initializer, properties: Properties(), awake: { _ in }, source: .initializer,
+            return isolated(key, initializer: initializer, properties: Properties(), awake: nil, source: .initializer,
                             scope: .unscoped, location: location, dependencies: initializer.dependencies)
         }
         if let asyncLink = initializer.asyncLink {
