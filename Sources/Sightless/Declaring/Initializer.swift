@@ -64,7 +64,7 @@ public struct Initializer<Instance>: Sendable {
     /// For the forms isolated to the main actor: links one plan that builds the instance and
     /// completes it with the steps it is handed (linked by the closure, after the arguments), in
     /// one main-actor region; see `MainActorSteps`. `nil` for a nonisolated initializer.
-    @usableFromInline var linkIsolated: (@Sendable (any Linking, () throws -> MainActorSteps<Instance>) throws -> Plan<Instance>)?
+    @usableFromInline var linkIsolated: (@Sendable (any Linking, () throws -> MainActorSteps<Instance>) throws -> IsolatedPlan<Instance>)?
     /// The actor the initializer is isolated to, for the forms that take a `@MainActor`
     /// function (see `Initializer+MainActor.swift`); `nil` for a nonisolated one.
     var isolation: ActorIsolation?
@@ -74,10 +74,10 @@ public struct Initializer<Instance>: Sendable {
     @usableFromInline
     init(
         dependencies: [Dependency], location: SourceLocation,
-        linkIsolated: @escaping @Sendable (any Linking, () throws -> MainActorSteps<Instance>) throws -> Plan<Instance>
+        linkIsolated: @escaping @Sendable (any Linking, () throws -> MainActorSteps<Instance>) throws -> IsolatedPlan<Instance>
     ) {
         self.init(dependencies: dependencies, location: location, linkInjected: nil, link: { linker in
-            try linkIsolated(linker) { .initializerOnly }
+            try linkIsolated(linker) { .initializerOnly }.plan
         })
         self.linkIsolated = linkIsolated
         self.isolation = .mainActor

@@ -4,6 +4,12 @@
 @usableFromInline
 typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 
+/// A plan isolated to the main actor: what a main-actor object's plan runs in its main-actor
+/// region, called directly from the region of a main-actor consumer, which needs no other
+/// check or entry (see `Node.mainActorPlan`).
+@usableFromInline
+typealias MainActorPlan<Value> = @MainActor @Sendable (inout Resolution) throws -> Value
+
 /// The state of one request (one `getInstance`, `Lazy.get()`, `Factory.make(…)` or handle call),
 /// handed down through every plan it runs.
 ///

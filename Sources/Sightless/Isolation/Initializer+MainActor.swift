@@ -41,22 +41,23 @@ extension Initializer {
             let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                // Read, built, filled and awoken in one main-actor region: one check, one entry.
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        var cursor = PlanCursor(plans)
-                        instance = try make(repeat try cursor.next(&resolution, as: (each Argument).self))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            // Read, built, filled and awoken in one main-actor region: one check, one entry.
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    var cursor = PlanCursor(plans)
+                    instance = try make(repeat try cursor.next(&resolution, as: (each Argument).self))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 }

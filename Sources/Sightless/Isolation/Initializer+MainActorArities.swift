@@ -23,20 +23,21 @@ extension Initializer {
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make()
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make()
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 
@@ -54,23 +55,24 @@ extension Initializer {
         let dependencies = Self.dependencies(of: Slot<A>.inject, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make(try planA.value(&resolution))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make(try planA.value(&resolution))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 
@@ -103,24 +105,25 @@ extension Initializer {
         let dependencies = Self.dependencies(of: a, b, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make(try planA.value(&resolution), try planB.value(&resolution))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 
@@ -153,25 +156,26 @@ extension Initializer {
         let dependencies = Self.dependencies(of: a, b, c, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 
@@ -204,26 +208,27 @@ extension Initializer {
         let dependencies = Self.dependencies(of: a, b, c, d, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
-            let planD = try ArgumentPlan<D>(dependencies[3], linker)
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let planD = try MainActorArgumentPlan<D>(dependencies[3], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 
@@ -256,27 +261,28 @@ extension Initializer {
         let dependencies = Self.dependencies(of: a, b, c, d, e, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
-            let planD = try ArgumentPlan<D>(dependencies[3], linker)
-            let planE = try ArgumentPlan<E>(dependencies[4], linker)
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let planD = try MainActorArgumentPlan<D>(dependencies[3], linker)
+            let planE = try MainActorArgumentPlan<E>(dependencies[4], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 
@@ -309,28 +315,29 @@ extension Initializer {
         let dependencies = Self.dependencies(of: a, b, c, d, e, f, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
         self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
-            let planD = try ArgumentPlan<D>(dependencies[3], linker)
-            let planE = try ArgumentPlan<E>(dependencies[4], linker)
-            let planF = try ArgumentPlan<F>(dependencies[5], linker)
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let planD = try MainActorArgumentPlan<D>(dependencies[3], linker)
+            let planE = try MainActorArgumentPlan<E>(dependencies[4], linker)
+            let planF = try MainActorArgumentPlan<F>(dependencies[5], linker)
             let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
-                try onMainActor(building: built, &resolution, rethrow: rethrow) { resolution in
-                    var instance: Instance
-                    do {
-                        try resolution.enterLevel()
-                        defer { resolution.leaveLevel() }
-                        instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution), try planF.value(&resolution))
-                    } catch {
-                        throw rethrow(error)
-                    }
-                    try steps.complete(&instance, &resolution)
-                    return instance
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
+                do {
+                    try resolution.enterLevel()
+                    defer { resolution.leaveLevel() }
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution), try planF.value(&resolution))
+                } catch {
+                    throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
         })
     }
 }

@@ -73,7 +73,9 @@ extension Recipe {
         var recipe = Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                             problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
             if let linkIsolated = initializer.linkIsolated {
-                return try linkIsolated(linker) { MainActorSteps(properties: try properties.link(linker), awake: awake) }
+                let linked = try linkIsolated(linker) { MainActorSteps(properties: try properties.link(linker), awake: awake) }
+                linker.mainActorBody = linked.body   // the whole build, as the node may run it from a consumer's region
+                return linked.plan
             }
             let make = try initializer.link(linker)
             let setProperties = try properties.link(linker)
@@ -97,8 +99,15 @@ extension Recipe {
     /// which needs a main-actor value at once): its unscoped `plan` is run on the main actor,
     /// synchronously there, awaited from anywhere else. A kept value already built is ready
     /// anywhere: reading it builds nothing.
+    ///
+    /// Given `body`, what the main-actor region of its initializer runs, when the initializer's
+    /// plan is the node's whole build (unscoped, undecorated, unobserved), the node also has a
+    /// main-actor plan (`Node.mainActorPlan`): a main-actor consumer's region runs `body` from
+    /// there, with no check and no region of its own, or the node's plan when a section's
+    /// prefetched values or reads where it stands (`presence`) need what that plan does.
     static func isolatedNode<Value>(
-        _ key: AnyKey, plan isolatedPlan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope
+        _ key: AnyKey, plan isolatedPlan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope,
+        body: MainActorPlan<Value>? = nil, presence: StandingReadsPresence? = nil
     ) -> AnyNode {
         // Checked before any argument is built: off the main actor, nothing is. A kept holder
         // names the isolated value it holds, with the path to it.
@@ -137,9 +146,17 @@ extension Recipe {
                 unsafe Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
-        return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
+        let node = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
             storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areReady)
         })
+        if let body, held == nil, storage == nil {
+            let whole = node.plan
+            node.mainActorPlan = { resolution in
+                if resolution.prefetchedReference != nil || presence?.mayRead == true { return try whole(&resolution) }
+                return try body(&resolution)
+            }
+        }
+        return node
     }
 
     /// A `MainActorInjectable` type whose initializer is `async`: awaited like any `async`

@@ -94,6 +94,64 @@ private final class Inbox: MainActorInjectable {
     static let initializer = Initializer(Inbox.init(courier:))
 }
 
+/// A main-actor value a decorator replaces, argument of another.
+@MainActor
+private final class Stamp: MainActorInjectable {
+    nonisolated let tag: String
+    init() { tag = "built" }
+    private init(tag: String) { self.tag = tag }
+    nonisolated static func decorating(_ value: Stamp) -> Stamp {
+        MainActor.assumeIsolated { Stamp(tag: value.tag + "+decorated") }
+    }
+    static let initializer = Initializer(Stamp.init)
+}
+
+@MainActor
+private final class StampHolder: MainActorInjectable {
+    let stamp: Stamp
+    init(stamp: Stamp) { self.stamp = stamp }
+    static let initializer = Initializer(StampHolder.init(stamp:))
+}
+
+/// A main-actor singleton, argument of two main-actor objects.
+@MainActor
+private final class SharedClock: MainActorInjectable {
+    init() {}
+    static let initializer = Initializer(SharedClock.init)
+    static var scope: Scope { .singleton }
+}
+
+@MainActor
+private final class ClockFace: MainActorInjectable {
+    let clock: SharedClock
+    init(clock: SharedClock) { self.clock = clock }
+    static let initializer = Initializer(ClockFace.init(clock:))
+}
+
+@MainActor
+private final class ClockPair: MainActorInjectable {
+    let first: ClockFace, second: ClockFace
+    init(first: ClockFace, second: ClockFace) {
+        self.first = first
+        self.second = second
+    }
+    static let initializer = Initializer(ClockPair.init(first:second:))
+}
+
+private struct Refused: Error {}
+
+@MainActor
+private final class Refusing: MainActorInjectable {
+    init() throws { throw Refused() }
+    static let initializer = Initializer(Refusing.init)
+}
+
+@MainActor
+private final class RefusingHolder: MainActorInjectable {
+    init(refusing: Refusing) {}
+    static let initializer = Initializer(RefusingHolder.init(refusing:))
+}
+
 private struct RegionModule: Module {
     let test: String
     func configure(_ binder: Binder) {
@@ -134,6 +192,35 @@ struct MainActorRegionTests {
             "initializer", "property", "awake of set properties",   // the profile, an argument
             "initializer", "property", "awake of set properties",   // the account
         ])
+    }
+
+    @Test("a decorated main-actor argument of a main-actor object is built decorated")
+    @MainActor
+    func decoratedArgument() throws {
+        let injector = try Injector(modules: [AnyModule { binder in
+            binder.decorate(Stamp.self) { value, _ in Stamp.decorating(value) }
+        }])
+        #expect(try injector.getInstance(StampHolder.self).stamp.tag == "built+decorated")
+    }
+
+    @Test("a main-actor singleton argument of main-actor objects is built once and shared")
+    @MainActor
+    func singletonArgument() throws {
+        let injector = try Injector(modules: [])
+        let pair = try injector.getInstance(ClockPair.self)
+        #expect(pair.first !== pair.second)
+        #expect(pair.first.clock === pair.second.clock)
+        #expect(try injector.getInstance(ClockFace.self).clock === pair.first.clock)
+    }
+
+    @Test("a main-actor argument's error names the way from the request to it")
+    @MainActor
+    func argumentErrorPath() throws {
+        let injector = try Injector(modules: [])
+        let error = #expect(throws: InjectionError.self) { try injector.getInstance(RefusingHolder.self) }
+        #expect(error?.kind == .initializerFailed)
+        #expect(error?.underlying is Refused)
+        #expect(error?.path.map { "\($0.type)" } == ["\(RefusingHolder.self)", "\(Refusing.self)"])
     }
 
     @Test("a main-actor value below a nonisolated one below a main-actor one is built on the main actor")
