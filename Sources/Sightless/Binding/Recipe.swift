@@ -130,7 +130,11 @@ struct Recipe: Sendable {
     ) throws -> AnyNode {
         // A value that reads dependencies where it stands reads them from the injector it is
         // built for, and its build throws when one fails.
-        var build = reported && !linker.collectsReads ? StandingReadsPresence.collecting(linked, key: key) : linked
+        let presence = reported && !linker.collectsReads ? StandingReadsPresence() : nil
+        var build = presence.map { StandingReadsPresence.collecting(linked, key: key, presence: $0) } ?? linked
+        // A main-actor initializer's plan that is the whole build may be run from a main-actor
+        // consumer's region (`Recipe.isolatedNode`).
+        let bare = linker.decorators.isEmpty && !(reported && linker.observers != nil) && scope.strategy is Unscoped
         for decorator in linker.decorators { build = try decorator.decorate(build) }
         if reported, let observers = linker.observers { build = observers.observe(build, key: key, scope: scope) }
         guard case .synchronous(var plan) = build else {
@@ -138,7 +142,10 @@ struct Recipe: Sendable {
         }
         let lifetime = scope.strategy.lifetime
         if lifetime >= .weak { plan = keptPlan(plan, owner: linker.owner, weakly: lifetime >= .injector) }
-        if linker.meaning.isolation == .mainActor { return Recipe.isolatedNode(key, plan: plan, linker, scope) }
+        if linker.meaning.isolation == .mainActor {
+            let body = bare ? linker.mainActorBody as? MainActorPlan<Value> : nil
+            return Recipe.isolatedNode(key, plan: plan, linker, scope, body: body, presence: presence)
+        }
         return try Recipe.node(key, linker, scope, build: .synchronous(plan))
     }
 
@@ -240,7 +247,7 @@ extension Recipe {
 
     static func initializer<Value>(_ key: Key<Value>, _ initializer: Initializer<Value>, location: SourceLocation) -> Recipe {
         if initializer.isolation == .mainActor {
-            return isolated(key, initializer: initializer, properties: Properties(), awake: { _ in }, source: .initializer,
+            return isolated(key, initializer: initializer, properties: Properties(), awake: nil, source: .initializer,
                             scope: .unscoped, location: location, dependencies: initializer.dependencies)
         }
         if let asyncLink = initializer.asyncLink {

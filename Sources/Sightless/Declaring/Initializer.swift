@@ -61,14 +61,27 @@ public struct Initializer<Instance>: Sendable {
     /// so that the plans read in the order they are linked), and returns the step that awaits
     /// it; see `Initializer+Async.swift`.
     @usableFromInline var asyncLink: (@Sendable (any Linking, (any Linking) throws -> AsyncFinish<Instance>?) throws -> Plan<AsyncBuild>)?
+    /// For the forms isolated to the main actor: links one plan that builds the instance and
+    /// completes it with the steps it is handed (linked by the closure, after the arguments), in
+    /// one main-actor region; see `MainActorSteps`. `nil` for a nonisolated initializer.
+    @usableFromInline var linkIsolated: (@Sendable (any Linking, () throws -> MainActorSteps<Instance>) throws -> IsolatedPlan<Instance>)?
     /// The actor the initializer is isolated to, for the forms that take a `@MainActor`
     /// function (see `Initializer+MainActor.swift`); `nil` for a nonisolated one.
     var isolation: ActorIsolation?
 
-    /// Marks the initializer isolated to the main actor, for the forms that take a `@MainActor`
-    /// function.
+    /// An initializer isolated to the main actor, for the forms that take a `@MainActor`
+    /// function: `linkIsolated` links its plan, and alone (with no steps) its `link`.
     @usableFromInline
-    mutating func isolateToMainActor() { isolation = .mainActor }
+    init(
+        dependencies: [Dependency], location: SourceLocation,
+        linkIsolated: @escaping @Sendable (any Linking, () throws -> MainActorSteps<Instance>) throws -> IsolatedPlan<Instance>
+    ) {
+        self.init(dependencies: dependencies, location: location, linkInjected: nil, link: { linker in
+            try linkIsolated(linker) { .initializerOnly }.plan
+        })
+        self.linkIsolated = linkIsolated
+        self.isolation = .mainActor
+    }
 
     /// Describes an initializer whose arguments are all filled from the bindings of their types.
     ///

@@ -32,6 +32,13 @@ protocol Linking: AnyObject {
     /// builds itself (an initializer of fixed arity does, specialized), so that the pipeline
     /// wraps nothing around it.
     var collectsReads: Bool { get set }
+    /// The plan of `dependency`'s node that a main-actor consumer's region runs in place of the
+    /// one `plan(for:as:)` returned for it, when the node has one (`Node.mainActorPlan`); asked
+    /// right after `plan(for:as:)` for the same dependency.
+    func mainActorPlan<Value>(for dependency: Dependency, as type: Value.Type) -> MainActorPlan<Value>?
+    /// What the plan of a main-actor object runs in its main-actor region, left by its type
+    /// recipe for the node (`Recipe.isolatedNode`), when the initializer's plan is all the build.
+    var mainActorBody: Any? { get set }
 }
 
 /// A type that wraps a dependency: `Optional`, and through ``DeferredDependency`` `Lazy` and

@@ -52,6 +52,27 @@ func onMainActor<Result>(building key: AnyKey, _ body: @MainActor () throws -> R
     return try MainActor.assumeIsolated { unsafe Transfer(try body()) }.value
 }
 
+/// Runs `body` on the main actor with the request's resolution, synchronously: the one main-actor
+/// region of a main-actor initializer's plan, which reads its arguments, calls the initializer,
+/// sets the properties and awakes the instance. A request its node's guard found on the main
+/// actor (`Resolution.provenOnMainActor`) is not looked at again; otherwise throws `offActor` for
+/// `key`, through `rethrow`, unless the calling code runs there. `MainActor.assumeIsolated`
+/// checks the isolation again, as the runtime tells it, before it runs `body`.
+@inlinable @inline(__always)
+func onMainActor<Result>(
+    building key: AnyKey, _ resolution: inout Resolution, rethrow: (any Error) -> InjectionError,
+    _ body: @MainActor (inout Resolution) throws -> Result
+) throws -> Result {
+    if !resolution.provenOnMainActor {
+        do {
+            try requireMainActor(building: key)
+        } catch {
+            throw rethrow(error)
+        }
+    }
+    return try resolution.runOnMainActor(body)
+}
+
 /// Throws `offActor` for `key` unless the calling code runs on the main actor.
 @usableFromInline
 func requireMainActor(building key: AnyKey) throws {

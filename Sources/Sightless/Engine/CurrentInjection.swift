@@ -180,8 +180,9 @@ extension StandingReadsPresence {
     /// `build`, binding a scope for the dependencies its values read where they stand, for as
     /// long as its values may read any: the first stage of every binding kind that builds
     /// values, before decorators and observers see the value.
-    static func collecting<Value>(_ build: LinkedBuild<Value>, key: AnyKey) -> LinkedBuild<Value> {
-        let presence = StandingReadsPresence()
+    static func collecting<Value>(
+        _ build: LinkedBuild<Value>, key: AnyKey, presence: StandingReadsPresence = StandingReadsPresence()
+    ) -> LinkedBuild<Value> {
         switch build {
         case .synchronous(let plan):
             return .synchronous { resolution in

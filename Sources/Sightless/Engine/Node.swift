@@ -107,6 +107,12 @@ class AnyNode {
 @usableFromInline
 final class Node<Value>: AnyNode {
     @usableFromInline let plan: Plan<Value>
+    /// For an unscoped node isolated to the main actor, built by a main-actor initializer and
+    /// nothing around it: the plan a main-actor consumer's region runs in place of `plan`, with
+    /// no check of the main actor and no `MainActor.assumeIsolated` of its own (its consumer's
+    /// region is on the main actor, as the compiler knows); `nil` for every other node. Set
+    /// once, while the node is linked, before any consumer links it.
+    var mainActorPlan: MainActorPlan<Value>?
     /// How the value is awaited, when the node needs `await`; see `AsyncPlan`.
     let asyncPlan: AsyncPlan<Value>?
     private let awaitedKey: AnyKey?

@@ -4,6 +4,12 @@
 @usableFromInline
 typealias Plan<Value> = @Sendable (inout Resolution) throws -> Value
 
+/// A plan isolated to the main actor: what a main-actor object's plan runs in its main-actor
+/// region, called directly from the region of a main-actor consumer, which needs no other
+/// check or entry (see `Node.mainActorPlan`).
+@usableFromInline
+typealias MainActorPlan<Value> = @MainActor @Sendable (inout Resolution) throws -> Value
+
 /// The state of one request (one `getInstance`, `Lazy.get()`, `Factory.make(…)` or handle call),
 /// handed down through every plan it runs.
 ///
@@ -34,6 +40,11 @@ public struct Resolution {
     /// `true` when this request published `frame` or made `valuesReference`, and so unpublishes
     /// or releases them when it ends.
     @usableFromInline var ownsState = false
+    /// `true` while the plan of a node isolated to the main actor runs, once its guard found the
+    /// request on the main actor (`Recipe.isolatedNode`): what it builds synchronously below runs
+    /// there too, so a main-actor node or initializer below it does not look again. Set and
+    /// cleared by that guard alone, around its synchronous plan; a request starts without it.
+    @usableFromInline var provenOnMainActor = false
     /// How deep the plans running in this request (and in the requests enclosing it) are
     /// nested; see `StackGuard`.
     @usableFromInline var nesting = Nesting()

@@ -13,6 +13,7 @@ final class Linker: Linking, LinkingNode {
     /// See `LinkingNode.guardsAwaited`.
     var guardsAwaited = false
     var collectsReads = false
+    var mainActorBody: Any?
     /// The node the last call of `plan(for:as:)` found, by the dependency's key.
     private var lastFound: (key: AnyKey, node: AnyNode)?
 
@@ -81,6 +82,11 @@ final class Linker: Linking, LinkingNode {
     }
     /// `rethrow`, made once per node: each plan of the node that rethrows keeps the same closure.
     private var madeRethrow: (@Sendable (any Error) -> InjectionError)?
+
+    func mainActorPlan<Value>(for dependency: Dependency, as type: Value.Type) -> MainActorPlan<Value>? {
+        guard let found = lastFound, found.key == dependency.key, keyAwaitedInPlace(for: dependency) == nil else { return nil }
+        return (found.node as? Node<Value>)?.mainActorPlan
+    }
 
     func plan<Value>(for dependency: Dependency, as type: Value.Type) throws -> Plan<Value> {
         if let node = edgeTarget(of: dependency) ?? nodes.node(for: served(dependency.key)) {

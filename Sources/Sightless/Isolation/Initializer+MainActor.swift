@@ -37,25 +37,27 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: repeat each slots, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
             let plans = try linkArguments(dependencies, linker, as: repeat (each Argument).self)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            // Read, built, filled and awoken in one main-actor region: one check, one entry.
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
                     var cursor = PlanCursor(plans)
-                    // Built here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer((repeat try cursor.next(&resolution, as: (each Argument).self)))
-                    return try onMainActor(building: built) {
-                        let values = arguments.value
-                        return unsafe Transfer(try make(repeat each values))
-                    }.value
+                    instance = try make(repeat try cursor.next(&resolution, as: (each Argument).self))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolation = .mainActor
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 }

@@ -20,21 +20,25 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = [Dependency]()
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    return try onMainActor(building: built) {
-                        return unsafe Transfer(try make())
-                    }.value
+                    instance = try make()
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 
     /// Describes an initializer isolated to the main actor of one argument, filled from the binding of its type.
@@ -50,24 +54,26 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: Slot<A>.inject, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer(try planA.value(&resolution))
-                    return try onMainActor(building: built) {
-                        return unsafe Transfer(try make(arguments.value))
-                    }.value
+                    instance = try make(try planA.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 
     /// Describes an initializer isolated to the main actor of two arguments, each filled from
@@ -98,26 +104,27 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: a, b, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution)))
-                    return try onMainActor(building: built) {
-                        let (a, b) = arguments.value
-                        return unsafe Transfer(try make(a, b))
-                    }.value
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 
     /// Describes an initializer isolated to the main actor of three arguments, each filled from
@@ -148,27 +155,28 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: a, b, c, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution)))
-                    return try onMainActor(building: built) {
-                        let (a, b, c) = arguments.value
-                        return unsafe Transfer(try make(a, b, c))
-                    }.value
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 
     /// Describes an initializer isolated to the main actor of four arguments, each filled from
@@ -199,28 +207,29 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: a, b, c, d, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
-            let planD = try ArgumentPlan<D>(dependencies[3], linker)
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let planD = try MainActorArgumentPlan<D>(dependencies[3], linker)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution)))
-                    return try onMainActor(building: built) {
-                        let (a, b, c, d) = arguments.value
-                        return unsafe Transfer(try make(a, b, c, d))
-                    }.value
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 
     /// Describes an initializer isolated to the main actor of five arguments, each filled from
@@ -251,29 +260,30 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: a, b, c, d, e, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
-            let planD = try ArgumentPlan<D>(dependencies[3], linker)
-            let planE = try ArgumentPlan<E>(dependencies[4], linker)
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let planD = try MainActorArgumentPlan<D>(dependencies[3], linker)
+            let planE = try MainActorArgumentPlan<E>(dependencies[4], linker)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution)))
-                    return try onMainActor(building: built) {
-                        let (a, b, c, d, e) = arguments.value
-                        return unsafe Transfer(try make(a, b, c, d, e))
-                    }.value
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 
     /// Describes an initializer isolated to the main actor of six arguments, each filled from
@@ -304,29 +314,30 @@ extension Initializer {
         let location = SourceLocation(fileID: fileID, line: line)
         let dependencies = Self.dependencies(of: a, b, c, d, e, f, location: location)
         let built = AnyKey(type: Instance.self, name: nil)
-        self.init(dependencies: dependencies, location: location) { linker in
-            let planA = try ArgumentPlan<A>(dependencies[0], linker)
-            let planB = try ArgumentPlan<B>(dependencies[1], linker)
-            let planC = try ArgumentPlan<C>(dependencies[2], linker)
-            let planD = try ArgumentPlan<D>(dependencies[3], linker)
-            let planE = try ArgumentPlan<E>(dependencies[4], linker)
-            let planF = try ArgumentPlan<F>(dependencies[5], linker)
+        self.init(dependencies: dependencies, location: location, linkIsolated: { linker, completing in
+            let planA = try MainActorArgumentPlan<A>(dependencies[0], linker)
+            let planB = try MainActorArgumentPlan<B>(dependencies[1], linker)
+            let planC = try MainActorArgumentPlan<C>(dependencies[2], linker)
+            let planD = try MainActorArgumentPlan<D>(dependencies[3], linker)
+            let planE = try MainActorArgumentPlan<E>(dependencies[4], linker)
+            let planF = try MainActorArgumentPlan<F>(dependencies[5], linker)
+            let steps = try completing()
             let rethrow = linker.rethrow
-            return { resolution in
+            let body: MainActorPlan<Instance> = { resolution in
+                var instance: Instance
                 do {
                     try resolution.enterLevel()
                     defer { resolution.leaveLevel() }
-                    // Read here, used on the main actor, where this request runs: one place at a time.
-                    let arguments = unsafe Transfer((try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution), try planF.value(&resolution)))
-                    return try onMainActor(building: built) {
-                        let (a, b, c, d, e, f) = arguments.value
-                        return unsafe Transfer(try make(a, b, c, d, e, f))
-                    }.value
+                    instance = try make(try planA.value(&resolution), try planB.value(&resolution), try planC.value(&resolution), try planD.value(&resolution), try planE.value(&resolution), try planF.value(&resolution))
                 } catch {
                     throw rethrow(error)
                 }
+                try steps.complete(&instance, &resolution)
+                return instance
             }
-        }
-        self.isolateToMainActor()
+            return IsolatedPlan(plan: { resolution in
+                try onMainActor(building: built, &resolution, rethrow: rethrow, body)
+            }, body: body)
+        })
     }
 }

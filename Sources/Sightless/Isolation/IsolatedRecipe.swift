@@ -49,10 +49,7 @@ extension Recipe {
                 { _ in throw InjectionError(problem) }
             }
         }
-        let awake: @Sendable (T) throws -> Void = { instance in
-            let built = unsafe Transfer(instance)   // built on the main actor, where it awakes
-            try onMainActor(building: erased) { built.value.awakeFromInjection() }
-        }
+        let awake: @MainActor @Sendable (T) -> Void = { instance in instance.awakeFromInjection() }
         if let asyncLink = initializer.asyncLink {
             return awaitedMainActorInjectable(key, initializer: initializer, asyncLink: asyncLink, properties: properties,
                                               awake: awake, source: source, scope: scope, location: location)
@@ -62,9 +59,12 @@ extension Recipe {
     }
 
     /// The recipe of a type whose initializer (and, for a `MainActorInjectable` type, whose
-    /// `awakeFromInjection()`) is isolated to the main actor, built there.
+    /// `awakeFromInjection()`) is isolated to the main actor, built there: the initializer's
+    /// plan reads its arguments, builds, sets the properties and calls `awake` (`nil`: nothing
+    /// to call) in one main-actor region.
     static func isolated<T>(
-        _ key: Key<T>, initializer: Initializer<T>, properties: Properties<T>, awake: @escaping @Sendable (T) throws -> Void,
+        _ key: Key<T>, initializer: Initializer<T>, properties: Properties<T>,
+        awake: (@MainActor @Sendable (T) -> Void)?,
         source: Source, scope: Scope, location: SourceLocation, dependencies: [Dependency],
         problems: [InjectionError.Problem] = []
     ) -> Recipe {
@@ -72,12 +72,21 @@ extension Recipe {
         // isolation from that mark, and linking makes an isolated node of it (`isolatedNode`).
         var recipe = Recipe(key, source: source, scope: scope, location: location, dependencies: dependencies,
                             problems: problems, concreteType: T.self, buildLocation: initializer.location) { linker in
+            if let linkIsolated = initializer.linkIsolated {
+                let linked = try linkIsolated(linker) { MainActorSteps(properties: try properties.link(linker), awake: awake) }
+                linker.mainActorBody = linked.body   // the whole build, as the node may run it from a consumer's region
+                return linked.plan
+            }
             let make = try initializer.link(linker)
             let setProperties = try properties.link(linker)
+            let erased = key.erased
             return { resolution in
                 var instance = try make(&resolution)
                 try setProperties?(&instance, &resolution)
-                try awake(instance)
+                if let awake {
+                    let built = unsafe Transfer(instance)   // built on the main actor, where it awakes
+                    try onMainActor(building: erased) { awake(built.value) }
+                }
                 return instance
             }
         }
@@ -90,17 +99,29 @@ extension Recipe {
     /// which needs a main-actor value at once): its unscoped `plan` is run on the main actor,
     /// synchronously there, awaited from anywhere else. A kept value already built is ready
     /// anywhere: reading it builds nothing.
+    ///
+    /// Given `body`, what the main-actor region of its initializer runs, when the initializer's
+    /// plan is the node's whole build (unscoped, undecorated, unobserved), the node also has a
+    /// main-actor plan (`Node.mainActorPlan`): a main-actor consumer's region runs `body` from
+    /// there, with no check and no region of its own, or the node's plan when a section's
+    /// prefetched values or reads where it stands (`presence`) need what that plan does.
     static func isolatedNode<Value>(
-        _ key: AnyKey, plan isolatedPlan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope
+        _ key: AnyKey, plan isolatedPlan: @escaping Plan<Value>, _ linker: any Linking & LinkingNode, _ scope: Scope,
+        body: MainActorPlan<Value>? = nil, presence: StandingReadsPresence? = nil
     ) -> AnyNode {
         // Checked before any argument is built: off the main actor, nothing is. A kept holder
         // names the isolated value it holds, with the path to it.
         let held = linker.heldIsolated
+        // A request found on the main actor once is not looked at again below: what its plan
+        // builds synchronously runs on the same thread (`Resolution.provenOnMainActor`).
         let plan: Plan<Value> = { resolution in
+            if resolution.provenOnMainActor { return try isolatedPlan(&resolution) }
             guard ActorIsolation.mainActor.isCurrent else {
                 throw InjectionError(.offActor(key: held?.isolated ?? key, actor: ActorIsolation.mainActor.name),
                                      path: held?.path ?? [key])
             }
+            resolution.provenOnMainActor = true
+            defer { resolution.provenOnMainActor = false }
             return try isolatedPlan(&resolution)
         }
         // Dependencies isolated to the main actor and needing nothing else are built in this
@@ -125,9 +146,17 @@ extension Recipe {
                 unsafe Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
-        return Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
+        let node = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
             storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areReady)
         })
+        if let body, held == nil, storage == nil {
+            let whole = node.plan
+            node.mainActorPlan = { resolution in
+                if resolution.prefetchedReference != nil || presence?.mayRead == true { return try whole(&resolution) }
+                return try body(&resolution)
+            }
+        }
+        return node
     }
 
     /// A `MainActorInjectable` type whose initializer is `async`: awaited like any `async`
@@ -137,7 +166,7 @@ extension Recipe {
         _ key: Key<T>, initializer: Initializer<T>,
         asyncLink: @escaping @Sendable (any Linking, (any Linking) throws -> AsyncFinish<T>?) throws -> Plan<AsyncBuild>,
         properties: Properties<T>,
-        awake: @escaping @Sendable (T) throws -> Void, source: Source, scope: Scope, location: SourceLocation
+        awake: @escaping @MainActor @Sendable (T) -> Void, source: Source, scope: Scope, location: SourceLocation
     ) -> Recipe {
         Recipe(awaiting: key, source: source, scope: scope, location: location,
                dependencies: initializer.dependencies + properties.dependencies,
@@ -155,7 +184,7 @@ extension Recipe {
                     if let setProperties {
                         try section.run { resolution in try setProperties(&built, &resolution) }
                     }
-                    try awake(built)
+                    awake(built)
                     return unsafe Transfer(built)
                 }
                 return awoken.value
