@@ -38,6 +38,10 @@ public final class Injector: Sendable {
     @usableFromInline let publishedFrames = Atomic<Int>(0)
     /// Set once by `shutDown()`: requests then throw.
     @usableFromInline let isShutDown = Atomic<Bool>(false)
+    /// What the injectors of this injector's family share (`graph.family`), held here too: a
+    /// request that hands out a stored value reads its count of parents' shutdowns, with one
+    /// load less.
+    @usableFromInline let family: InjectorFamily
     /// For a child made from a template, the values it was made with; none for another injector.
     @usableFromInline let provided: ChildValues
     /// `ThreadNesting.slot`, read without the check that the global is initialized.
@@ -53,6 +57,7 @@ public final class Injector: Sendable {
         self.graph = graph
         graphNodes = GraphNodes(graph)
         later = graph.nodes.latest
+        family = graph.family
         self.provided = provided
         threadSlot = graph.parent?.threadSlot ?? ThreadNesting.slot
     }
@@ -63,8 +68,6 @@ public final class Injector: Sendable {
 
     /// Compiles keys on their first request.
     var compilation: any Compilation { graph.compilation }
-    /// What the injectors of this injector's family share (`InjectorGraph`).
-    var family: InjectorFamily { graph.family }
     /// The identity of the compiled graph this injector runs (`compilation.owner`).
     @inlinable var owner: CompilationOwner { graph.owner }
     /// The injector a child was made from, kept alive by it.
@@ -73,7 +76,7 @@ public final class Injector: Sendable {
     /// `true` once a parent of this injector (not the injector itself) is shut down; its parents
     /// are asked only once an injector of the family that has children was shut down.
     @inlinable var parentIsShutDown: Bool {
-        graph.family.parentShutdowns.load(ordering: .relaxed) != 0 && (graph.parent?.isShutDownInFamily ?? false)
+        family.parentShutdowns.load(ordering: .relaxed) != 0 && (graph.parent?.isShutDownInFamily ?? false)
     }
 
     /// `true` while neither this injector nor a parent is shut down: a value found stored is then
