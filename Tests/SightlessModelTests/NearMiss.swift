@@ -11,11 +11,14 @@ import Testing
 
 /// One change that makes a valid configuration a near-miss.
 enum MMutation: String, CaseIterable, Sendable {
-    /// A binding removed: `missingBinding` for each binding whose initializer needs it (a
-    /// closure's or provider's needs are not seen by the graph), `unusedDeclaration` for the
-    /// decorators and overrides of its key.
+    /// A binding removed: `missingBinding` for each binding whose initializer needs it, as an
+    /// argument or a property (a closure's or provider's needs are not seen by the graph, and an
+    /// optional one is `nil` instead), `unusedDeclaration` for the decorators and overrides of
+    /// its key.
     case removedBinding
-    /// An initializer made to need a key that needs it, or itself: `cyclicDependency`.
+    /// An initializer made to need a key that needs it, or itself, as an argument or a property,
+    /// optional or not (the key is bound): `cyclicDependency`, since a property is set while its
+    /// owner is built, before anyone else gets it.
     case closedCycle
     /// A scope changed so that a kept or weak value holds a shorter-lived one it needs at once
     /// (`scopeConflict`), and whatever else the new scope is refused for (an awaited value in
