@@ -620,6 +620,8 @@ func checkNearMiss(_ nearMiss: MNearMiss, coverage: Coverage? = nil) async -> Mo
         return via == .optional && !nearMiss.scenario.specs.contains { $0.binding(key) != nil }
     }
     if !unbound.isEmpty { coverage?.add("near-miss with an optional of an unbound key") }
+    if nearMiss.mutation == .closedCycle && nearMiss.change.contains("as a property") { coverage?.add("near-miss cycle through a property") }
+    if nearMiss.mutation == .closedCycle && nearMiss.change.contains("?") { coverage?.add("near-miss cycle through an optional") }
     let all = expected.compactMap { $0 }.flatMap { $0 }
     if all.isEmpty { coverage?.add("near-miss built") }
     for kind in Set(all.map { String($0.split(separator: " ")[0]) }) { coverage?.add("rule \(kind)") }
