@@ -160,6 +160,15 @@ struct KnownCauseTests {
         ], []), mutation: .shorterLivedHeld, change: "c0_0 of spec #1 in singleton needs a0 of spec #0 in perRequest"))
     }
 
+    @Test func typeWithPropertiesBehindAnAlias() async {
+        await reproduce(.closableBehindAliasRefused, scenario([MSpec(name: "root", bindings: [
+            MBinding(key: "a1", kind: .provider, scope: .unscoped, deps: []),
+            MBinding(key: "a2", kind: .type, scope: .unscoped, deps: [], props: ["a1"]),
+            MBinding(key: "a3", kind: .type, scope: .singleton, deps: [], props: ["?a2"]),
+        ])], [.request(member: 0, key: "a2", path: .sync, hold: false), .request(member: 0, key: "a3", path: .await, hold: true),
+              .shutDown(member: 0)]))
+    }
+
     @Test func templateChildValuesReleasedWithIt() async {
         await reproduce(.templateChildLeaksAwaitedValues, scenario([
             MSpec(name: "root"),

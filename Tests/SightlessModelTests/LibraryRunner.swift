@@ -57,6 +57,7 @@ final class MLog: Sendable {
         var closes: [(id: Int, label: String)] = []
         var closeCounts: [Int: Int] = [:]
         var nodes: [Int: WeakNode] = [:]
+        var violations: [String] = []
     }
 
     private let state = Locked(State())
@@ -75,6 +76,16 @@ final class MLog: Sendable {
     }
 
     func heard(_ event: String) { state.withLock { $0.events[event, default: 0] += 1 } }
+
+    /// Something the model says never happens (an awake before the properties are set, twice).
+    func violated(_ what: String) { state.withLock { $0.violations.append(what) } }
+
+    func takeViolations() -> [String] {
+        state.withLock { state in
+            defer { state.violations = [] }
+            return state.violations
+        }
+    }
 
     func closed(_ node: MNode) {
         state.withLock { state in
@@ -106,12 +117,15 @@ final class MLog: Sendable {
     }
 }
 
-/// The one type of value: what built it, and what it holds. Every node is `Closable`, so a
-/// shutdown closes whatever a storing scope kept.
-final class MNode: Closable, Sendable {
+/// The one type of value: what built it, and what it holds. Every node is `Closable`
+/// (`MNode.make`), so a shutdown closes whatever a storing scope kept, but a node with
+/// properties (`PNode`) whose binding keeps nothing: the library refuses an unkept `Closable`
+/// type built at once into another value (a `scopeConflict`). A node with properties holds
+/// its properties' values after its initializer's, set before the library hands it out.
+class MNode: @unchecked Sendable {
     let serial: Int
     let label: String
-    let deps: [MNode]
+    fileprivate(set) var deps: [MNode]
     let log: MLog
 
     init(_ label: String, _ deps: [MNode], _ log: MLog) {
@@ -122,17 +136,22 @@ final class MNode: Closable, Sendable {
         log.track(self)
     }
 
+    /// A node that is `Closable`.
+    static func make(_ label: String, _ deps: [MNode], _ log: MLog) -> MNode { ClosingNode(label, deps, log) }
+
     func close() { log.closed(self) }
 
     var tree: MTree { MTree(label: label, id: serial, children: deps.map(\.tree)) }
     var all: [MNode] { [self] + deps.flatMap(\.all) }
 }
 
+final class ClosingNode: MNode, Closable, @unchecked Sendable {}
+
 /// A type nothing binds that declares itself a singleton: built just in time, the family's
 /// wherever it is first reached. It needs the root's `MLog`, so that its node is recorded.
 final class JitShared: Injectable, Closable, Sendable {
     let node: MNode
-    init(log: MLog) { node = MNode(MScenario.jit.key, [], log) }
+    init(log: MLog) { node = MNode.make(MScenario.jit.key, [], log) }
     static let initializer = Initializer(JitShared.init(log:))
     static var scope: Scope { .singleton }
     func close() { node.close() }
@@ -141,20 +160,171 @@ final class JitShared: Injectable, Closable, Sendable {
 /// An unscoped type nothing binds that needs `a0`: contextual bindings serve it.
 final class Consumer: Injectable, Sendable {
     let node: MNode
-    init(log: MLog, a0: MNode) { node = MNode(MScenario.consumer, [a0], log) }
+    init(log: MLog, a0: MNode) { node = MNode.make(MScenario.consumer, [a0], log) }
     static let initializer = Initializer(Consumer.init(log:a0:), .inject, .named("a0"))
 }
 
-/// The raw slot of a dependency's key.
+/// The raw slot of a dependency's key (`?key`: an optional of it).
 func slot(_ key: String) -> RawSlot {
     let (name, lookalike) = MLookalike.split(key)
     if lookalike { return .inject(Key<MLookalike.Node>(named: name)) }
+    let (plain, via) = MVia.split(key)
+    if via == .optional { return .inject(Key<MNode?>(named: plain)) }
     return key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
 }
 
-/// The node of an argument read from a raw initializer's arguments.
-func node(_ arguments: Initializer<MNode>.Arguments, at index: Int, key: String) throws(InjectionError) -> MNode {
-    key == MScenario.jit.key ? try arguments.value(at: index, as: JitShared.self).node : try arguments.value(at: index, as: MNode.self)
+/// The node of an argument read from a raw initializer's arguments (`nil`: an optional one of
+/// a key nothing binds).
+func node<Built>(_ arguments: Initializer<Built>.Arguments, at index: Int, key: String) throws(InjectionError) -> MNode? {
+    if MVia.split(key).via == .optional { return try arguments.value(at: index, as: MNode?.self) }
+    return key == MScenario.jit.key ? try arguments.value(at: index, as: JitShared.self).node : try arguments.value(at: index, as: MNode.self)
+}
+
+// MARK: - Types with properties
+
+/// A number written as a type (`B1<B0<B1<Z>>>` is 5), so that a type stands for one entry of
+/// `MDescriptors`, whatever the scenario: an `Injectable` type's descriptors are read once per
+/// process and must depend on the type alone.
+protocol MCode: SendableMetatype { static var value: Int { get } }
+enum Z: MCode { static var value: Int { 0 } }
+enum B0<High: MCode>: MCode { static var value: Int { High.value * 2 } }
+enum B1<High: MCode>: MCode { static var value: Int { High.value * 2 + 1 } }
+/// The code of a type with properties whose binding keeps its values until shutdown: a
+/// `Closable` type.
+enum Kept<Inner: MCode>: MCode, MKept { static var value: Int { Inner.value } }
+protocol MKept {}
+
+/// What a type with properties declares: the label its values carry, its initializer's
+/// dependencies and its properties (as `MBinding` writes them).
+struct MDescriptor: Hashable, Sendable {
+    var label: String
+    var deps: [String]
+    var props: [String]
+}
+
+/// Every descriptor a type was made for, numbered for the process: append-only, so a type's
+/// number always means the same descriptor.
+enum MDescriptors {
+    private static let table = Locked<(list: [MDescriptor], index: [MDescriptor: Int])>(([], [:]))
+
+    static subscript(_ code: Int) -> MDescriptor { table.withLock { $0.list[code] } }
+
+    /// The type that stands for `descriptor`, `Kept` (`Closable`) when `kept`.
+    static func code(of descriptor: MDescriptor, kept: Bool) -> any MCode.Type {
+        let number = table.withLock { table in
+            if let known = table.index[descriptor] { return known }
+            table.list.append(descriptor)
+            table.index[descriptor] = table.list.count - 1
+            return table.list.count - 1
+        }
+        func keep<Inner: MCode>(_ inner: Inner.Type) -> any MCode.Type { Kept<Inner>.self }
+        return kept ? keep(type(number)) : type(number)
+    }
+
+    private static func type(_ number: Int) -> any MCode.Type {
+        guard number > 0 else { return Z.self }
+        func wrap<High: MCode>(_ high: High.Type) -> any MCode.Type { number % 2 == 0 ? B0<High>.self : B1<High>.self }
+        return wrap(type(number / 2))
+    }
+}
+
+/// An `Injectable` node with properties: its initializer (raw, of the descriptor's
+/// dependencies, and the root's `MLog`), then its properties, then `awakeFromInjection()`,
+/// which records itself once the properties are all set, and a violation otherwise.
+/// What `PNode` is, whatever its code: how an observer tells its builds.
+protocol MPropertiesNode {}
+
+final class PNode<Code: MCode>: MNode, Injectable, MPropertiesNode, @unchecked Sendable {
+    private var set: [Bool] = []
+    private var awoken = false
+
+    static var descriptor: MDescriptor { MDescriptors[Code.value] }
+
+    static var initializer: Initializer<PNode<Code>> {
+        let descriptor = descriptor
+        return Initializer<PNode<Code>>([.inject(MLog.self)] + descriptor.deps.map(slot)) { arguments in
+            let log = try arguments.value(at: 0, as: MLog.self)
+            var nodes: [MNode] = []
+            for (index, dep) in descriptor.deps.enumerated() {
+                if let found = try node(arguments, at: index + 1, key: dep) { nodes.append(found) }
+            }
+            let built = PNode<Code>(descriptor.label, nodes, log)
+            built.set = Array(repeating: false, count: descriptor.props.count)
+            return built
+        }
+    }
+
+    static var properties: Properties<PNode<Code>> {
+        var properties = Properties<PNode<Code>>()
+        for (index, prop) in descriptor.props.enumerated() {
+            let (key, via) = MVia.split(prop)
+            properties = via == .optional ? properties.inject(\.[optional: index], Key<MNode>(named: key))
+                : properties.inject(\.[required: index], named: key)
+        }
+        return properties
+    }
+
+    /// A node of the type made by a decorator: no properties, never awoken.
+    static func decorated(_ label: String, _ deps: [MNode], _ log: MLog) -> PNode<Code> { PNode<Code>(label, deps, log) }
+
+    subscript(required index: Int) -> MNode {
+        get { self }
+        set { fill(index, newValue) }
+    }
+
+    subscript(optional index: Int) -> MNode? {
+        get { nil }
+        set { fill(index, newValue) }
+    }
+
+    private func fill(_ index: Int, _ value: MNode?) {
+        if awoken || set[index] { log.violated("property \(index) of \(label) (serial \(serial)) set again or after awakeFromInjection") }
+        set[index] = true
+        if let value { deps.append(value) }
+    }
+
+    func awakeFromInjection() {
+        if awoken { log.violated("\(label) (serial \(serial)) awoken twice") }
+        if set.contains(false) { log.violated("\(label) (serial \(serial)) awoken before its properties were set") }
+        awoken = true
+        log.heard("awake:\(label)")
+    }
+}
+
+extension PNode: Closable where Code: MKept {}
+
+/// The name of the key a binding with properties binds its type under, in its spec's modules
+/// (the key of the scenario is an alias of it): `key@spec`, `'` for an override's.
+func propertiesKeyName(_ binding: MBinding, in spec: MSpec) -> String {
+    "\(binding.key)@\(spec.name)\(binding.isOverride ? "'" : "")"
+}
+
+/// The type of a binding with properties: `Closable` when its scope keeps its values until
+/// shutdown, and then the type, not its alias, is in the binding's scope and decorated.
+func propertiesCode(_ binding: MBinding) -> any MCode.Type {
+    MDescriptors.code(of: MDescriptor(label: binding.label, deps: binding.deps, props: binding.props), kept: binding.scope.keeps)
+}
+
+private func bindPropertiesType<Code: MCode>(_ code: Code.Type, _ binder: Binder, _ name: String, _ scope: MScope?) {
+    let builder = binder.bind(Key<PNode<Code>>(named: name))
+    if let scope { builder.in(scope.scope) }
+}
+
+private func decoratePropertiesType<Code: MCode>(
+    _ code: Code.Type, _ binder: Binder, _ name: String, label: String, need: String?, log: MLog
+) {
+    if let need {
+        binder.decorate(Key<PNode<Code>>(named: name)) { (value: PNode<Code>, resolver: Resolver) throws -> PNode<Code> in
+            PNode<Code>.decorated(label, [value] + [try syncDependency(resolver, need)].compactMap { $0 }, log)
+        }
+    } else {
+        binder.decorate(Key<PNode<Code>>(named: name)) { (value: PNode<Code>) -> PNode<Code> in PNode<Code>.decorated(label, [value], log) }
+    }
+}
+
+private func aliasPropertiesType<Code: MCode>(_ code: Code.Type, _ start: BindingBuilder<MNode>, _ name: String)
+    -> ScopedBindingBuilder<MNode> {
+    start.to(Key<PNode<Code>>(named: name))
 }
 
 /// A scope of one's own that keeps one value in an `InstanceStorage`.
@@ -164,37 +334,42 @@ struct KeepOne: ScopeStrategy {
     }
 }
 
-/// A dependency asked for synchronously, as `MVia` says.
-func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) -> MNode {
+/// A dependency asked for synchronously, as `MVia` says (`nil`: an optional of a key its
+/// resolver does not see bound).
+func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) -> MNode? {
     let (key, via) = MVia.split(dep)
     if key == MScenario.jit.key {
         switch via {
         case .direct: return try resolver.getInstance(JitShared.self).node
         case .lazy: return try resolver.getInstance(Lazy<JitShared>.self).get().node
         case .factory: return try resolver.getInstance(Factory<JitShared>.self).make().node
+        case .optional: return try resolver.getInstance(JitShared?.self)?.node
         }
     }
     switch via {
     case .direct: return try resolver.getInstance(Key<MNode>(named: key))
     case .lazy: return try resolver.getInstance(Key<Lazy<MNode>>(named: key)).get()
     case .factory: return try resolver.getInstance(Key<Factory<MNode>>(named: key)).make()
+    case .optional: return try resolver.getInstance(Key<MNode?>(named: key))
     }
 }
 
 /// A dependency awaited, as `MVia` says.
-func awaitedDependency(_ resolver: Resolver, _ dep: String) async throws(InjectionError) -> MNode {
+func awaitedDependency(_ resolver: Resolver, _ dep: String) async throws(InjectionError) -> MNode? {
     let (key, via) = MVia.split(dep)
     if key == MScenario.jit.key {
         switch via {
         case .direct: return try await resolver.instance(JitShared.self).node
         case .lazy: return try await resolver.getInstance(Lazy<JitShared>.self).value.node
         case .factory: return try await resolver.getInstance(Factory<JitShared>.self).instance().node
+        case .optional: return try await resolver.instance(JitShared?.self)?.node
         }
     }
     switch via {
     case .direct: return try await resolver.instance(Key<MNode>(named: key))
     case .lazy: return try await resolver.getInstance(Key<Lazy<MNode>>(named: key)).value
     case .factory: return try await resolver.getInstance(Key<Factory<MNode>>(named: key)).instance()
+    case .optional: return try await resolver.instance(Key<MNode?>(named: key))
     }
 }
 
@@ -204,8 +379,8 @@ struct SyncMaker: Provider {
     let log: MLog
     func provide(_ resolver: Resolver) throws -> MNode {
         var nodes: [MNode] = []
-        for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
-        return MNode(label, nodes, log)
+        for dep in deps { if let found = try syncDependency(resolver, dep) { nodes.append(found) } }
+        return MNode.make(label, nodes, log)
     }
 }
 
@@ -215,9 +390,9 @@ struct AsyncMaker: AsyncProvider {
     let log: MLog
     func provide(_ resolver: Resolver) async throws -> MNode {
         var nodes: [MNode] = []
-        for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
+        for dep in deps { if let found = try await awaitedDependency(resolver, dep) { nodes.append(found) } }
         await Task.yield()
-        return MNode(label, nodes, log)
+        return MNode.make(label, nodes, log)
     }
 }
 
@@ -261,11 +436,11 @@ struct MModule: Module {
             binder.bind(MLog.self).to(instance: log)
             // `r`: a closure of a creation-time argument that recurses down to 0.
             binder.bind(Key<MNode>(named: "r")).to { (resolver: Resolver, depth: Int) throws -> MNode in
-                depth <= 0 ? MNode("r", [], log) : MNode("r", [try resolver.getInstance(Key<MNode>(named: "r"), arguments: depth - 1)], log)
+                depth <= 0 ? MNode.make("r", [], log) : MNode.make("r", [try resolver.getInstance(Key<MNode>(named: "r"), arguments: depth - 1)], log)
             }
             // `d`: an initializer of two creation-time arguments.
             binder.bind(Key<MNode>(named: "d")).to(Initializer<MNode>([.dynamic(Int.self), .dynamic(String.self)]) { _ in
-                MNode("d", [], log)
+                MNode.make("d", [], log)
             })
         }
         bind(spec.bindings.filter { !spec.installedTwice.contains($0.key) }, binder)
@@ -279,6 +454,12 @@ struct MModule: Module {
         if spec.installRing > 0 { binder.install(MRing(index: 0, count: spec.installRing)) }
         for contribution in spec.contributions { apply(contribution, binder.contribute(to: [MNode].self)) }
         if let contextual = spec.contextual, !contextualOverrides { bindContextual(contextual, binder) }
+        // The types of the bindings with properties this module or the spec's overrides bind,
+        // last, so that each is reached first from its alias.
+        for binding in (spec.bindings.filter { !spec.installedTwice.contains($0.key) } + spec.overrides) where !binding.props.isEmpty
+            && binding.kind == .type && spec.effective.contains(binding) {
+            bindPropertiesType(propertiesCode(binding), binder, propertiesKeyName(binding, in: spec), binding.scope.keeps ? binding.scope : nil)
+        }
         decorateAndObserve(binder)
     }
 
@@ -296,27 +477,32 @@ struct MModule: Module {
         case .instance:
             start.to(instance: instances[binding.key]!)
             return
+        case .type where !binding.props.isEmpty:
+            // An alias of the `Injectable` type that declares the properties, in its scope; or,
+            // for a scope that keeps values until shutdown, unscoped (the type is in it).
+            builder = aliasPropertiesType(propertiesCode(binding), start, propertiesKeyName(binding, in: spec))
+            if binding.scope.keeps { return }
         case .type:
-            let names = binding.depKeys
+            let names = binding.deps.map { dep in MVia.split(dep).via == .optional ? dep : MVia.split(dep).key }
             builder = start.to(Initializer<MNode>(names.map(slot)) { arguments in
                 var nodes: [MNode] = []
-                for (index, name) in names.enumerated() { nodes.append(try node(arguments, at: index, key: name)) }
-                return MNode(label, nodes, log)
+                for (index, name) in names.enumerated() { if let found = try node(arguments, at: index, key: name) { nodes.append(found) } }
+                return MNode.make(label, nodes, log)
             })
         case .closure:
             builder = start.to { (resolver: Resolver) throws -> MNode in
                 var nodes: [MNode] = []
-                for dep in deps { nodes.append(try syncDependency(resolver, dep)) }
-                return MNode(label, nodes, log)
+                for dep in deps { if let found = try syncDependency(resolver, dep) { nodes.append(found) } }
+                return MNode.make(label, nodes, log)
             }
         case .provider:
             builder = start.to(provider: SyncMaker(label: label, deps: deps, log: log))
         case .asyncClosure:
             builder = start.to { (resolver: Resolver) async throws -> MNode in
                 var nodes: [MNode] = []
-                for dep in deps { nodes.append(try await awaitedDependency(resolver, dep)) }
+                for dep in deps { if let found = try await awaitedDependency(resolver, dep) { nodes.append(found) } }
                 await Task.yield()
-                return MNode(label, nodes, log)
+                return MNode.make(label, nodes, log)
             }
         case .asyncProvider:
             builder = start.to(provider: AsyncMaker(label: label, deps: deps, log: log))
@@ -331,12 +517,18 @@ struct MModule: Module {
         let log = log
         for decorator in spec.decorators {
             let label = "dec\(decorator.id)"
+            if let binding = spec.effective.first(where: { $0.key == decorator.key }), binding.kind == .type, !binding.props.isEmpty,
+               binding.scope.keeps {
+                decoratePropertiesType(propertiesCode(binding), binder, propertiesKeyName(binding, in: spec), label: label,
+                                       need: decorator.needs, log: log)
+                continue
+            }
             if let need = decorator.needs {
                 binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode, resolver: Resolver) throws -> MNode in
-                    MNode(label, [value, try syncDependency(resolver, need)], log)
+                    MNode.make(label, [value] + [try syncDependency(resolver, need)].compactMap { $0 }, log)
                 }
             } else {
-                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode(label, [value], log) }
+                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode.make(label, [value], log) }
             }
         }
         if spec.observes {
@@ -344,6 +536,11 @@ struct MModule: Module {
             binder.observe { event in
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(Consumer.self) { log.heard("\(name):\(MScenario.consumer)") }
+                // A binding with properties is an alias, which builds nothing: its type's build
+                // is the binding's.
+                if event.key.type is any MPropertiesNode.Type, let typeName = event.key.name, let at = typeName.firstIndex(of: "@") {
+                    log.heard("\(name):\(typeName[..<at])")
+                }
                 guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name,
                       known.contains(key) else { return }
                 log.heard("\(name):\(key)")
@@ -367,21 +564,21 @@ private func asyncInitializer(label: String, deps: [String], log: MLog) -> Initi
     case 0:
         return Initializer<MNode>({ () async throws -> MNode in
             await Task.yield()
-            return MNode(label, [], log)
+            return MNode.make(label, [], log)
         })
     case 1 where split[0].via == .lazy:
         return Initializer<MNode>({ (other: Lazy<MNode>) async throws -> MNode in
-            MNode(label, [try await other.value], log)
+            MNode.make(label, [try await other.value], log)
         }, .named(split[0].key))
     case 1:
         return Initializer<MNode>({ (other: MNode) async throws -> MNode in
             await Task.yield()
-            return MNode(label, [other], log)
+            return MNode.make(label, [other], log)
         }, .named(split[0].key))
     default:
         return Initializer<MNode>({ (first: MNode, second: MNode) async throws -> MNode in
             await Task.yield()
-            return MNode(label, [first, second], log)
+            return MNode.make(label, [first, second], log)
         }, .named(split[0].key), .named(split[1].key))
     }
 }
@@ -414,7 +611,7 @@ struct LibraryRunner {
     private func instances(of bindings: [MBinding]) -> [String: MNode] {
         var made: [String: MNode] = [:]
         for binding in bindings where binding.kind == .instance {
-            made[binding.key] = MNode(binding.label, [], log)
+            made[binding.key] = MNode.make(binding.label, [], log)
         }
         return made
     }
@@ -569,7 +766,7 @@ struct LibraryRunner {
             guard let parentInjector = members[parent] else { break }
             do {
                 if scenario.specs[spec].isTemplate {
-                    let value = MNode("p", [], log)
+                    let value = MNode.make("p", [], log)
                     guard let template = templates[spec] else { break }
                     members[id] = try template.child(value)
                 } else {
@@ -622,6 +819,7 @@ struct LibraryRunner {
         step.events = log.events
         step.alive = Set(log.alive().keys)
         for serial in log.closedTwice() { step.violations.append("closed serial \(serial) more than once") }
+        step.violations += log.takeViolations()
     }
 
     /// Drops the whole family and everything held; returns what is still alive after a grace

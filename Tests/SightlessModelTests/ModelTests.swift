@@ -17,7 +17,9 @@ import Testing
 // initializers, in every scope (unscoped, singleton, weak, per request, a custom scope, eager),
 // with decorators, observers, overrides (the root's own, a child's of its parent's keys),
 // contributions to `[MNode]`, contextual bindings for `Consumer`, `JitShared` (a self-declared
-// singleton nothing binds), a ring of bindings asking for each other through their resolver, a
+// singleton nothing binds), initializers of `Injectable` types that declare properties (set
+// after the initializer, then `awakeFromInjection()`), optional dependencies (`T?`) of keys
+// bound in some members and not in others, a ring of bindings asking for each other through their resolver, a
 // Lazy or a Factory, and keys taking creation-time arguments; and a sequence of steps: requests
 // through every path (getInstance, await instance, a main-actor request, Lazy.get / lazy.value,
 // Factory.make / factory.instance), tasks requesting at once, children and template children
@@ -32,10 +34,10 @@ import Testing
 // the failure depends on timing) and printed as readable steps.
 //
 // One seed in five is a near-miss instead (`NearMiss.swift`): the valid scenario of the seed
-// with one mutation (a binding removed, a cycle of initializers closed, a scope changed so that
-// a kept value holds a shorter-lived one, a module installed twice or modules installing each
-// other, a parent's key bound again by a child's module, a dependency named as a lookalike of
-// its key). `MStructure` predicts from the graph rules' sources whether each member of the
+// with one mutation (a binding removed, a cycle of initializers closed through an argument or a
+// property, optional or not, a scope changed so that a kept value holds a shorter-lived one, a
+// module installed twice or modules installing each other, a parent's key bound again by a
+// child's module, a dependency named as a lookalike of its key). `MStructure` predicts from the graph rules' sources whether each member of the
 // family builds when it is made (the root with its templates, then a child of each child
 // spec), and if not, the set of problems (kind and key) its `InjectionError` holds; the library
 // must report exactly that set. The run prints what the near-misses exercised.
@@ -109,6 +111,15 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// child's graph holds its parent's nodes without theirs. The child is made, and its value
     /// keeps the first value it got. Found by the near-misses of this suite.
     case captiveDependencyOnParentNotReported
+    /// An unscoped `Closable` type that only an alias took at once (a binding with properties,
+    /// the scenario's key an alias of its type) was refused as `closableNotKept`
+    /// (`scopeConflict`), as if the alias were a value built around it, even when nothing but a
+    /// request took the alias, or when the alias was a singleton that keeps and closes it.
+    /// Found by this suite, fixed in `ScopeRule.isInjectedAtOnce`, and tested there
+    /// (`ScopeRuleTests`); the runner now makes a type with properties `Closable` only when
+    /// its binding keeps it until shutdown, in the type's scope, so the scenario no longer
+    /// reaches the rule's case: it stays as a check that such a binding builds.
+    case closableBehindAliasRefused
 
     /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
     /// to check a fix before removing its line).
@@ -158,7 +169,9 @@ enum KnownCause: String, CaseIterable, Sendable {
             for index in scenario.specs.indices where scenario.specs[index].isTemplate {
                 for b in scenario.specs[index].bindings.indices where scenario.specs[index].bindings[b].kind.isAsync {
                     scenario.specs[index].bindings[b].kind = .type
-                    scenario.specs[index].bindings[b].deps = scenario.specs[index].bindings[b].depKeys
+                    scenario.specs[index].bindings[b].deps = scenario.specs[index].bindings[b].deps.map { dep in
+                        MVia.split(dep).via == .optional ? dep : MVia.split(dep).key
+                    }
                 }
             }
         }
@@ -361,8 +374,15 @@ func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailu
             return failure
         }
         coverage?.record(actual, op)
-        if expected.events.values.reduce(0, +) > 0 { coverage?.add("observed steps") }
+        if expected.events.contains(where: { !$0.key.hasPrefix("awake:") && $0.value > 0 }) { coverage?.add("observed steps") }
         if !expected.mayBeAlive.isEmpty || !actual.alive.isEmpty { coverage?.add("liveness checks") }
+    }
+    if let coverage {
+        // The scenarios that built a type with properties (each value awoken once), and that
+        // found an optional dependency bound, or not.
+        if model.events.contains(where: { $0.key.hasPrefix("awake:") }) { coverage.add("scenarios awaking values with properties") }
+        if model.optionalValues > 0 { coverage.add("scenarios with an optional found") }
+        if model.optionalNils > 0 { coverage.add("scenarios with an optional nil") }
     }
     let leaks = await library.tearDown()
     if !leaks.isEmpty {
@@ -564,7 +584,10 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
                     c.specs[other].contributions[b].deps.removeAll { MVia.split($0).key == key }
                 }
                 c.specs[other].contextual?.deps.removeAll { MVia.split($0).key == key }
-                for b in c.specs[other].bindings.indices { c.specs[other].bindings[b].deps.removeAll { MVia.split($0).key == key } }
+                for b in c.specs[other].bindings.indices {
+                    c.specs[other].bindings[b].deps.removeAll { MVia.split($0).key == key }
+                    c.specs[other].bindings[b].props.removeAll { MVia.split($0).key == key }
+                }
                 c.specs[other].decorators.removeAll { $0.key == key || $0.needs == key }
             }
             c.ops.removeAll { op in
@@ -578,6 +601,11 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
             for dep in s.specs[spec].bindings[index].deps.indices {
                 var d = s
                 d.specs[spec].bindings[index].deps.remove(at: dep)
+                result.append(d)
+            }
+            for prop in s.specs[spec].bindings[index].props.indices {
+                var d = s
+                d.specs[spec].bindings[index].props.remove(at: prop)
                 result.append(d)
             }
             if s.specs[spec].bindings[index].scope != .unscoped && s.specs[spec].bindings[index].scope != .eager {
@@ -687,6 +715,25 @@ struct ModelTests {
         #expect(scenarios.contains { s in s.specs.contains { $0.decorators.contains { $0.needs != nil } } })
         #expect(scenarios.contains { s in s.specs[0].bindings.contains { $0.key.hasPrefix("y") && $0.kind.isAsync } })
         #expect(scenarios.contains { $0.startRoot })
+        // Properties, required and optional, of types whose values are awoken; and optional
+        // dependencies of keys bound in some members and not in others.
+        let withProperties = bindings.filter { !$0.props.isEmpty }
+        #expect(withProperties.contains { $0.props.contains { MVia.split($0).via == .direct } })
+        #expect(withProperties.contains { $0.props.contains { MVia.split($0).via == .optional } })
+        #expect(scenarios.contains { s in s.specs.indices.contains { i in s.specs[i].parent != nil && s.specs[i].bindings.contains { !$0.props.isEmpty } } })
+        #expect(scenarios.contains { s in s.specs.contains(where: \.isTemplate) && s.specs.contains { $0.bindings.contains { !$0.props.isEmpty && $0.scope.keeps } } })
+        #expect(bindings.contains { b in !b.props.isEmpty && b.props.contains { p in bindings.contains { $0.key == MVia.split(p).key && $0.kind.isAsync } } })
+        // An optional of a key nothing binds, and of a key only a child binds, asked from the root.
+        #expect(bindings.contains { $0.deps.contains("?z0") || $0.props.contains("?z0") })
+        #expect(scenarios.contains { s in
+            s.specs[0].bindings.contains { binding in
+                (binding.deps + binding.props).contains { dep in
+                    let (key, via) = MVia.split(dep)
+                    return via == .optional && s.owner(of: key, from: 0) == nil && s.specs.dropFirst().contains { $0.binding(key) != nil }
+                }
+            }
+        })
+        #expect(bindings.contains { b in b.kind.isOpaque && b.deps.contains { MVia.split($0).via == .optional } })
     }
 
     @Test("a step the library shows differently from the model is a disagreement")

@@ -11,11 +11,14 @@ import Testing
 
 /// One change that makes a valid configuration a near-miss.
 enum MMutation: String, CaseIterable, Sendable {
-    /// A binding removed: `missingBinding` for each binding whose initializer needs it (a
-    /// closure's or provider's needs are not seen by the graph), `unusedDeclaration` for the
-    /// decorators and overrides of its key.
+    /// A binding removed: `missingBinding` for each binding whose initializer needs it, as an
+    /// argument or a property (a closure's or provider's needs are not seen by the graph, and an
+    /// optional one is `nil` instead), `unusedDeclaration` for the decorators and overrides of
+    /// its key.
     case removedBinding
-    /// An initializer made to need a key that needs it, or itself: `cyclicDependency`.
+    /// An initializer made to need a key that needs it, or itself, as an argument or a property,
+    /// optional or not (the key is bound): `cyclicDependency`, since a property is set while its
+    /// owner is built, before anyone else gets it.
     case closedCycle
     /// A scope changed so that a kept or weak value holds a shorter-lived one it needs at once
     /// (`scopeConflict`), and whatever else the new scope is refused for (an awaited value in
@@ -120,14 +123,16 @@ extension MScenario {
         return reached
     }
 
-    /// The initializer's dependencies the graph sees: each key, and whether it is taken
-    /// through a `Lazy` (built later, so no cycle and no await through it).
-    static func edges(of binding: MBinding) -> [(key: String, deferred: Bool, lookalike: Bool)] {
+    /// The initializer's dependencies the graph sees, its arguments' then its properties':
+    /// each key, whether it is taken through a `Lazy` (built later, so no cycle and no await
+    /// through it), and whether it is optional (never missing; an edge where it is bound, as
+    /// any other).
+    static func edges(of binding: MBinding) -> [(key: String, deferred: Bool, lookalike: Bool, optional: Bool)] {
         guard binding.kind == .type || binding.kind == .asyncInitializer else { return [] }
-        return binding.deps.map { dep in
+        return (binding.deps + binding.props).map { dep in
             let (name, lookalike) = MLookalike.split(dep)
             let (key, via) = MVia.split(name)
-            return (key, via != .direct, lookalike)
+            return (key, via == .lazy || via == .factory, lookalike, via == .optional)
         }
     }
 
@@ -169,8 +174,16 @@ extension MScenario {
             }
             guard !candidates.isEmpty else { return nil }
             let (spec, index, needs) = random.pick(candidates)
-            s.specs[spec].bindings[index].deps.append(needs)
-            return (s, "\(s.specs[spec].bindings[index].key) of spec #\(spec) needs \(needs) too")
+            // Through an argument, an optional argument, or a property (of a type that declares
+            // them), optional or not: a cycle all the same, since the key is bound.
+            let roll = random.below(4)
+            let written = roll == 1 || roll == 3 ? "?" + needs : needs
+            if roll >= 2 {
+                s.specs[spec].bindings[index].props.append(written)
+            } else {
+                s.specs[spec].bindings[index].deps.append(written)
+            }
+            return (s, "\(s.specs[spec].bindings[index].key) of spec #\(spec) needs \(MVia.describe(written))\(roll >= 2 ? " as a property" : "") too")
         case .shorterLivedHeld:
             // An initializer's dependency it takes at once, or through a Lazy: the holder kept
             // (or weak), the dependency shorter-lived.
@@ -192,6 +205,8 @@ extension MScenario {
             if (holderScope.lifetime ?? 0) <= heldScope.lifetime! {
                 holderScope = heldScope == .weak ? random.pick([MScope.singleton, .custom]) : random.pick([MScope.singleton, .custom, .weak])
             }
+            // A weak binding with properties is an alias of its type (see the rule's model).
+            if holderScope == .weak && !s.specs[spec].bindings[index].props.isEmpty { holderScope = random.pick([MScope.singleton, .custom]) }
             s.specs[spec].bindings[index].scope = holderScope
             if let at = s.specs[owner].overrides.firstIndex(where: { $0.key == dep }) {
                 s.specs[owner].overrides[at].scope = heldScope
@@ -230,7 +245,9 @@ extension MScenario {
             var candidates: [(spec: Int, index: Int, dep: Int)] = []
             for (spec, value) in specs.enumerated() {
                 for (index, binding) in value.bindings.enumerated() where binding.kind == .type {
-                    for (position, dep) in binding.deps.enumerated() where dep != MScenario.jit.key { candidates.append((spec, index, position)) }
+                    for (position, dep) in binding.deps.enumerated() where dep != MScenario.jit.key && MVia.split(dep).via == .direct {
+                        candidates.append((spec, index, position))
+                    }
                 }
             }
             guard !candidates.isEmpty else { return nil }
@@ -489,7 +506,7 @@ struct MStructure {
         // MissingBindingRule: an initializer's dependency nothing provides (a lookalike is a
         // key of another type, which nothing binds).
         for node in graph {
-            for edge in MScenario.edges(of: node) where edge.lookalike || !resolvable(spec, edge.key) {
+            for edge in MScenario.edges(of: node) where edge.lookalike || (!edge.optional && !resolvable(spec, edge.key)) {
                 found.insert(problemText(.missingBinding, edge.lookalike ? MLookalike.prefix + edge.key : edge.key))
             }
         }
@@ -524,8 +541,10 @@ struct MStructure {
             let overridden = Set(s.overrides.map(\.key))
             found.insert(problemText(.cyclicDependency, cycle.first { overridden.contains($0) } ?? key))
         }
-        // CaptiveDependencyRule: a kept or weak value's dependency kept shorter, but kept.
-        for node in graph {
+        // CaptiveDependencyRule: a kept or weak value's dependency kept shorter, but kept. A
+        // weak binding with properties is an alias of its type, which it keeps: the rule reads
+        // the alias's one dependency, the type, unscoped, and so reports nothing of it.
+        for node in graph where node.props.isEmpty || node.scope.keeps {
             let holder = MStructure.lifetime(node)
             guard holder > 1 else { continue }
             for edge in MScenario.edges(of: node) where !edge.lookalike {
@@ -558,6 +577,8 @@ func scenarioName(_ key: AnyKey?) -> String? {
     if let name = key.name, let match = name.firstMatch(of: #/contribution [0-9]+/#) { return String(match.output) }
     if let name = key.name, name.contains(", when injected into \(Consumer.self)") { return MStructure.contextualName }
     if ObjectIdentifier(key.type) == ObjectIdentifier(MLookalike.Node.self) { return MLookalike.prefix + (key.name ?? "") }
+    // The type a binding with properties aliases is named for the binding's key.
+    if let name = key.name, let at = name.firstIndex(of: "@") { return String(name[..<at]) }
     if let name = key.name { return name }
     if ObjectIdentifier(key.type) == ObjectIdentifier(JitShared.self) { return MScenario.jit.key }
     if ObjectIdentifier(key.type) == ObjectIdentifier(Consumer.self) { return MScenario.consumer }
@@ -594,7 +615,7 @@ func runStructure(_ scenario: MScenario) async -> [[String]?] {
                 }
                 let parentInjector: Injector
                 if let template = templates[parent] {
-                    parentInjector = try template.child(MNode("p", [], runner.log))
+                    parentInjector = try template.child(MNode.make("p", [], runner.log))
                 } else {
                     parentInjector = injectors[parent]!
                 }
@@ -628,6 +649,15 @@ func checkNearMiss(_ nearMiss: MNearMiss, coverage: Coverage? = nil) async -> Mo
                                 + (extra.isEmpty ? "" : "; not predicted: \(extra.joined(separator: ", "))"))
     }
     coverage?.add("near-miss \(nearMiss.mutation.rawValue)")
+    let bindings = nearMiss.scenario.specs.flatMap { $0.effective }
+    if bindings.contains(where: { !$0.props.isEmpty }) { coverage?.add("near-miss with properties") }
+    let unbound = bindings.flatMap { $0.deps + $0.props }.filter { dep in
+        let (key, via) = MVia.split(dep)
+        return via == .optional && !nearMiss.scenario.specs.contains { $0.binding(key) != nil }
+    }
+    if !unbound.isEmpty { coverage?.add("near-miss with an optional of an unbound key") }
+    if nearMiss.mutation == .closedCycle && nearMiss.change.contains("as a property") { coverage?.add("near-miss cycle through a property") }
+    if nearMiss.mutation == .closedCycle && nearMiss.change.contains("?") { coverage?.add("near-miss cycle through an optional") }
     let all = expected.compactMap { $0 }.flatMap { $0 }
     if all.isEmpty { coverage?.add("near-miss built") }
     for kind in Set(all.map { String($0.split(separator: " ")[0]) }) { coverage?.add("rule \(kind)") }

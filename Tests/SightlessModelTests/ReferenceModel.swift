@@ -10,7 +10,8 @@ import Sightless
 // dependencies are found from its owner (the parent compiled it); a closure's or provider's from
 // its resolver, the injector the request is for (a child's overrides replace its parent's
 // bindings there), or for a value a scope keeps, its owner. A shutdown closes the member's live
-// children first, newest first, then its own kept values, newest first.
+// children first, newest first (a template's child counts from when it first keeps a value or
+// makes a child), then its own kept values, newest first.
 
 /// A value as a tree: what built it (`label`), its identity on its side (`id`: a model number,
 /// or a node's serial), and what it holds.
@@ -74,7 +75,9 @@ struct ReferenceModel {
         /// The instances its own module binds (a template's child: its template's).
         var instances: [String: Int] = [:]
         var provided: Int?
-        var creation: Int
+        /// When it counts as made, for the order of a shutdown: a plain child when it is made, a
+        /// template's child when it first keeps a value or makes a child (`nil`: not yet).
+        var creation: Int?
     }
 
     let scenario: MScenario
@@ -88,6 +91,9 @@ struct ReferenceModel {
     var creations = 0
     /// Whether the current step's builds happen in a determined order.
     var orderedStep = true
+    /// How many optional dependencies were found bound (a value) and not (`nil`).
+    var optionalValues = 0
+    var optionalNils = 0
 
     init(scenario: MScenario) { self.scenario = scenario }
 
@@ -137,8 +143,9 @@ struct ReferenceModel {
                 step.outcomes.append(.error(.injectorShutDown))
                 break
             }
+            if members[parent]!.creation == nil { members[parent]!.creation = nextCreation() }
             var member = Member(spec: spec, parent: parent, instances: isTemplate ? templateInstances[spec] ?? [:] : own,
-                                creation: nextCreation())
+                                creation: isTemplate ? nil : nextCreation())
             member.provided = provided
             members[id] = member
             // A plain child builds its eager singletons when it is made.
@@ -397,16 +404,29 @@ struct ReferenceModel {
             // scope keeps, whose resolver is its owner's.
             let kept = binding.scope.keeps || binding.scope == .weak
             let nextRequester = kept ? owner : requester
-            // So does a Lazy or Factory an initializer is handed.
-            for (dep, via) in binding.deps.map(MVia.split) {
-                let view = binding.kind.isOpaque || via != .direct ? nextRequester : owner
-                switch get(dep, from: view, requester: nextRequester, sync: depsSync, frame: &frame, building: &building) {
+            // So does a Lazy or Factory an initializer is handed. Its properties are found
+            // where its arguments are, after them. An optional dependency is `nil` when its key
+            // is not bound as seen from there.
+            let needs = binding.deps.map { (dep: $0, isProperty: false) } + binding.props.map { (dep: $0, isProperty: true) }
+            for (dep, isProperty) in needs {
+                let (key, via) = MVia.split(dep)
+                let view = !isProperty && (binding.kind.isOpaque || (via != .direct && via != .optional)) ? nextRequester : owner
+                if via == .optional {
+                    guard self.owner(of: key, from: view) != nil else {
+                        optionalNils += 1
+                        continue
+                    }
+                    optionalValues += 1
+                }
+                switch get(key, from: view, requester: nextRequester, sync: depsSync, frame: &frame, building: &building) {
                 case .success(let child): children.append(child)
                 case .failure(let failure): return .failure(failure)
                 }
             }
             value = newInstance(binding.label, children: children)
             building.values.insert(value)
+            // A type with properties is awoken once they are set, once per value it builds.
+            if !binding.props.isEmpty { events["awake:\(binding.label)", default: 0] += 1 }
             // A contribution's key is the library's own: the observers' record leaves it out.
             let spec = scenario.specs[members[owner]!.spec]
             let observed = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
@@ -430,6 +450,7 @@ struct ReferenceModel {
         case .singleton, .custom, .eager:
             members[owner]!.kept[key] = value
             members[owner]!.keptOrder.append(value)
+            if members[owner]!.creation == nil { members[owner]!.creation = nextCreation() }
         case .weak:
             members[owner]!.weak[key] = value
         case .perRequest:
@@ -463,7 +484,7 @@ struct ReferenceModel {
         // Its live children first, newest first.
         let alive = aliveMembers()
         let children = members.filter { $0.value.parent == member && alive.contains($0.key) }
-            .sorted { $0.value.creation > $1.value.creation }
+            .sorted { ($0.value.creation ?? 0) > ($1.value.creation ?? 0) }
         for (child, _) in children { shutDown(child, closes: &closes) }
         members[member]!.shut = true
         for id in m.keptOrder.reversed() { closes.append((id, instances[id]!.label)) }

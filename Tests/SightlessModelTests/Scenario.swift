@@ -60,19 +60,27 @@ struct MBinding: Sendable, Equatable {
     var deps: [String]
     /// Whether it is passed as an override; what it builds is labelled `key'`.
     var isOverride = false
+    /// An initializer's properties (`static var properties` of an `Injectable` type), set in
+    /// order after the initializer returns, each a key or an optional of one (`?key`); a type
+    /// with properties is awoken (`awakeFromInjection()`) once they are set.
+    var props: [String] = []
 
-    var depKeys: [String] { deps.map { MVia.split($0).key } }
+    /// The keys it needs, its initializer's arguments' then its properties'.
+    var depKeys: [String] { (deps + props).map { MVia.split($0).key } }
     var label: String { isOverride ? key + "'" : key }
 }
 
 /// How a closure or provider asks for a dependency: its resolver, or a `Lazy` or `Factory` of
-/// the key it gets from its resolver, used at once.
+/// the key it gets from its resolver, used at once; or how any binding but an instance and an
+/// async initializer takes an optional of the key (`T?`): the value when the key is bound as
+/// seen from where the dependency is found, `nil` when nothing binds it.
 enum MVia: String, CaseIterable, Sendable {
-    case direct = "", lazy = "~", factory = "^"
+    case direct = "", lazy = "~", factory = "^", optional = "?"
 
     static func split(_ dep: String) -> (key: String, via: MVia) {
         if dep.hasPrefix("~") { return (String(dep.dropFirst()), .lazy) }
         if dep.hasPrefix("^") { return (String(dep.dropFirst()), .factory) }
+        if dep.hasPrefix("?") { return (String(dep.dropFirst()), .optional) }
         return (dep, .direct)
     }
 
@@ -82,6 +90,7 @@ enum MVia: String, CaseIterable, Sendable {
         case .direct: key
         case .lazy: "Lazy<\(key)>"
         case .factory: "Factory<\(key)>"
+        case .optional: "\(key)?"
         }
     }
 }
@@ -334,6 +343,7 @@ extension MScenario {
         for index in specs.indices where random.chance(30) {
             specs[index].contextual = syncBinding(key: "x\(specs[index].name)", in: index, random: &random)
         }
+        addOptionalDependencies(random: &random)
         if specs.contains(where: { $0.effective.contains { $0.scope == .eager && needsAwait($0.key, from: 0) } }) {
             startRoot = true
         }
@@ -390,7 +400,79 @@ extension MScenario {
                 deps = Array(deps.prefix(2))
                 if deps.count == 1 && random.chance(40) { deps = ["~" + deps[0]] }
             }
-            specs[spec].bindings.append(MBinding(key: key, kind: kind, scope: scope, deps: deps))
+            var props: [String] = []
+            if kind == .type && random.chance(30) {
+                // Properties, as free to need what the initializer could need; never `JitShared`
+                // (a type of its own) nor the collection.
+                let split = deps.count > 0 && random.chance(40) ? random.below(deps.count + 1) : deps.count
+                props = deps[split...].filter { $0 != MScenario.jit.key && $0 != MScenario.collection }
+                deps = Array(deps[..<split]) + deps[split...].filter { $0 == MScenario.jit.key || $0 == MScenario.collection }
+                if props.isEmpty {
+                    // A property of a key no other binding would take: any key the initializer
+                    // could need.
+                    let candidates = visibleKeys(from: spec).filter { dep in
+                        !dep.hasPrefix("y") && dep != MScenario.jit.key && dep != MScenario.collection && !deps.contains(dep)
+                            && !(buildsSynchronously && needsAwait(dep, from: spec))
+                            && !(scope.lifetime.map { own in heldLifetime(dep, from: spec).map { $0 < own } ?? false } ?? false)
+                    }
+                    if !candidates.isEmpty && random.chance(70) { props = [random.pick(candidates)] }
+                }
+            }
+            // An optional of a key it would need anyway: the value, as the key is bound.
+            if kind != .instance && kind != .asyncInitializer {
+                deps = deps.map { $0 != MScenario.jit.key && $0 != MScenario.collection && random.chance(12) ? "?" + $0 : $0 }
+                props = props.map { random.chance(25) ? "?" + $0 : $0 }
+            }
+            specs[spec].bindings.append(MBinding(key: key, kind: kind, scope: scope, deps: deps, props: props))
+        }
+    }
+
+    /// The members a binding of `spec` may build for: the spec's own and its descendants'.
+    func family(of spec: Int) -> [Int] {
+        var result = [spec]
+        var index = 0
+        while index < result.count {
+            let current = result[index]
+            result += specs.indices.filter { specs[$0].parent == current }
+            index += 1
+        }
+        return result
+    }
+
+    /// Optional dependencies of keys bound anywhere in the family, or nowhere (`z0`): whether
+    /// each is bound depends on where it is found from (an initializer's owner, a closure's
+    /// resolver), so one key is `nil` from the root and a value from the child that binds it.
+    /// Each key is one that needs no await and holds nothing shorter-lived, from wherever it is
+    /// found, and reaches neither the binding's key nor a key a decorator asks for more: what
+    /// depends on the binding stays valid, and no cycle is made.
+    private mutating func addOptionalDependencies(random: inout SplitMix) {
+        var keys = Set(specs.flatMap { $0.effective.map(\.key) })
+        keys.insert("z0")
+        let decoratedWithNeeds = Set(specs.flatMap { $0.decorators.filter { $0.needs != nil }.map(\.key) })
+        let pool = keys.filter { !$0.hasPrefix("y") }.sorted()
+        for spec in specs.indices {
+            for index in specs[spec].bindings.indices where random.chance(18) {
+                let binding = specs[spec].bindings[index]
+                guard [.type, .closure, .provider, .asyncClosure, .asyncProvider].contains(binding.kind) else { continue }
+                let key = random.pick(pool)
+                guard key != binding.key, !binding.depKeys.contains(key) else { continue }
+                // An initializer's is found where it is bound; a closure's from the injector the
+                // request is for.
+                let views = binding.kind == .type ? [spec] : family(of: spec)
+                let fits = views.allSatisfy { view in
+                    guard owner(of: key, from: view) != nil else { return true }
+                    return !needsAwait(key, from: view) && !reach(key, from: view).contains { found in
+                        found.binding.key == binding.key || found.binding.scope == .perRequest || found.binding.scope == .weak
+                            || decoratedWithNeeds.contains(found.binding.key) || found.binding.key.hasPrefix("y")
+                    }
+                }
+                guard fits else { continue }
+                if binding.kind == .type && random.chance(50) {
+                    specs[spec].bindings[index].props.append("?" + key)
+                } else {
+                    specs[spec].bindings[index].deps.append("?" + key)
+                }
+            }
         }
     }
 
@@ -481,7 +563,7 @@ extension MScenario {
             let kind = isAsync ? random.pick([MKind.asyncClosure, .asyncProvider, .asyncInitializer]) : random.pick([MKind.closure, .provider])
             let scope = isAsync ? random.pick([MScope.unscoped, .singleton]) : random.pick([MScope.unscoped, .singleton, .custom])
             // An async initializer's edge closes the ring through a Lazy it is handed.
-            let via = kind == .asyncInitializer ? .lazy : random.pick(MVia.allCases)
+            let via = kind == .asyncInitializer ? .lazy : random.pick([MVia.direct, .lazy, .factory])
             specs[0].bindings.append(MBinding(key: "y\(index)", kind: kind, scope: scope, deps: ["\(via.rawValue)y\((index + 1) % count)"]))
         }
     }
@@ -611,7 +693,8 @@ extension MBinding: CustomStringConvertible {
         case .asyncInitializer: "async initializer"
         }
         let needs = deps.isEmpty ? "" : " needing \(deps.map(MLookalike.describe).joined(separator: ", "))"
-        return "\(key): \(to)\(needs)\(scope == .unscoped ? "" : " in \(scope.rawValue)")"
+        let properties = props.isEmpty ? "" : " with properties \(props.map(MLookalike.describe).joined(separator: ", ")), awoken"
+        return "\(key): \(to)\(needs)\(properties)\(scope == .unscoped ? "" : " in \(scope.rawValue)")"
     }
 }
 

@@ -44,6 +44,12 @@ private final class FeedHandler: Injectable {
     static let initializer = Initializer(FeedHandler.init(feed:))
 }
 
+/// Takes the lease under the name an alias of its type binds.
+private final class NamedLeaseHandler: Injectable {
+    init(lease: RequestLease) {}
+    static let initializer = Initializer(NamedLeaseHandler.init(lease:), .named("lease"))
+}
+
 private final class LeaseMaker: Injectable {
     init(leases: Factory<RequestLease>, named: Factory<NamedLease, String>) {}
     static let initializer = Initializer(LeaseMaker.init(leases:named:))
@@ -155,6 +161,39 @@ struct ScopeRuleTests {
             Issue.record("expected closableNotKept, got \(String(describing: error))")
             return
         }
+    }
+
+    @Test("an unscoped Closable type an alias hands to whoever requests the alias is the caller's: no problem")
+    func closableThroughAliasRequestedAccepted() {
+        #expect(ScopeRule().check(ruleGraph { binder in
+            binder.bind(RequestLease.self)
+            binder.bind(Key<RequestLease>(named: "lease")).to(RequestLease.self)
+        }).isEmpty)
+    }
+
+    @Test("an unscoped Closable type a singleton alias keeps is closed with the alias's values: no problem")
+    func closableKeptByAliasAccepted() {
+        #expect(ScopeRule().check(ruleGraph { binder in
+            binder.bind(RequestLease.self)
+            binder.bind(Key<RequestLease>(named: "lease")).to(RequestLease.self).in(.singleton)
+            binder.bind(NamedLeaseHandler.self)
+        }).isEmpty)
+    }
+
+    @Test("an unscoped Closable type built into another value through an alias that keeps nothing is reported as closableNotKept")
+    func closableThroughAliasIntoValueReported() {
+        let problems = ScopeRule().check(ruleGraph { binder in
+            binder.bind(RequestLease.self)
+            binder.bind(Key<RequestLease>(named: "lease")).to(RequestLease.self)
+            binder.bind(NamedLeaseHandler.self)
+        })
+        guard case .closableNotKept(let key, let scope)? = problems.first?.detail else {
+            Issue.record("expected closableNotKept, got \(problems)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(key == Key<RequestLease>().erased)
+        #expect(scope == "unscoped")
     }
 
     @Test("an unscoped Closable type requested, or made through a Factory, is the caller's: no problem")

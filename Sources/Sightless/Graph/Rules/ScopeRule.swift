@@ -55,9 +55,18 @@ struct ScopeRule: GraphRule {
     }
 
     /// Whether a value the injector builds takes `node`'s value at once: an edge to it that is
-    /// not a `Lazy` or `Factory`.
+    /// not a `Lazy` or `Factory`. An alias builds no value: what takes the alias at once takes
+    /// the value, unless the alias keeps it until shutdown, which closes it.
     static func isInjectedAtOnce(_ node: Int, in graph: BindingGraph) -> Bool {
-        graph.nodes.contains { vertex in vertex.edges.contains { $0.target == node && !$0.isDeferred } }
+        var pending = [node]
+        var seen: Set<Int> = [node]
+        while let current = pending.popLast() {
+            for (index, vertex) in graph.nodes.enumerated() where vertex.edges.contains(where: { $0.target == current && !$0.isDeferred }) {
+                guard let recipe = vertex.recipe, case .alias = recipe.source else { return true }
+                if recipe.scope.strategy.lifetime < .injector, seen.insert(index).inserted { pending.append(index) }
+            }
+        }
+        return false
     }
 
     /// Whether the recipe builds, from a type or an initializer, a ``Closable`` or
