@@ -45,8 +45,12 @@ extension MScenario {
                 }) {
                     features.insert("initializer over an async kept value in \(memberPlace(of: index))")
                 }
-                for dep in binding.deps where MVia.split(dep).via != .direct {
+                for dep in binding.deps + binding.props where MVia.split(dep).via != .direct {
                     features.insert("via \(MVia.split(dep).via)")
+                }
+                if !binding.props.isEmpty { features.insert("properties and awakeFromInjection in \(memberPlace(of: index))") }
+                if (binding.deps + binding.props).contains(where: { MVia.split($0).via == .optional && MVia.split($0).key == "z0" }) {
+                    features.insert("optional of an unbound key")
                 }
                 if binding.key.hasPrefix("y") { features.insert("resolver cycle") }
             }
@@ -236,7 +240,8 @@ struct FeatureCoverageTests {
     @Test("every feature is drawn by at least one scenario in a hundred of the default 2,000")
     func everyFeatureHasItsShare() {
         let table = FeatureCoverageTests.table
-        for (feature, count) in table.counts {
+        // A near-miss the rules let pass is an outcome, not a feature drawn.
+        for (feature, count) in table.counts where feature != "near-miss built" {
             #expect(count * 100 >= table.scenarios, "\(feature): \(count) of \(table.scenarios)")
         }
     }

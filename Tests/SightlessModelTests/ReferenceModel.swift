@@ -108,7 +108,7 @@ struct ReferenceModel {
         for (index, spec) in scenario.specs.enumerated() where spec.isTemplate {
             templateInstances[index] = makeInstances(of: index)
         }
-        for binding in scenario.specs[0].effective where binding.scope == .eager {
+        for binding in scenario.specs[0].eagerOrder {
             // Every eager singleton is built; a failure fails the root's build, reported with
             // the others in one error (the first's kind).
             if case .error(let kind) = request(binding.key, from: 0, sync: !scenario.startRoot), step.outcomes.isEmpty {
@@ -150,7 +150,7 @@ struct ReferenceModel {
             members[id] = member
             // A plain child builds its eager singletons when it is made.
             orderedStep = false
-            for binding in scenario.specs[spec].effective where binding.scope == .eager && !isTemplate {
+            for binding in scenario.specs[spec].eagerOrder where !isTemplate {
                 if case .error(let kind) = request(binding.key, from: id, sync: true), step.outcomes.isEmpty {
                     step.outcomes.append(.error(kind))
                 }

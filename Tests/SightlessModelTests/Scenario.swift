@@ -128,6 +128,15 @@ struct MSpec: Sendable {
     var installRing = 0
 
     func binding(_ key: String) -> MBinding? { overrides.first { $0.key == key } ?? bindings.first { $0.key == key } }
+    /// The eager singletons, in the order the spec's modules bind them, which is the order they
+    /// are built in: the type of a binding with properties is bound after the spec's other
+    /// bindings (so that each is reached first from its alias).
+    var eagerOrder: [MBinding] {
+        let eager = effective.filter { $0.scope == .eager }
+        let typed = { (binding: MBinding) in binding.kind == .type && !binding.props.isEmpty }
+        return eager.filter { !typed($0) } + eager.filter(typed)
+    }
+
     /// The bindings in effect: the overrides in place of what they replace.
     var effective: [MBinding] {
         bindings.map { binding in overrides.first { $0.key == binding.key } ?? binding }

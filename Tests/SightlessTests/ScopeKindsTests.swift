@@ -35,6 +35,24 @@ private final class KindEager: Injectable {
     static let initializer = Initializer(KindEager.init)
 }
 
+/// What `EagerFirst` and `EagerSecond` were built in, for the one test that builds them.
+private let eagerOrder = Locked<[String]>([])
+
+private final class EagerFirst: Injectable {
+    init() { eagerOrder.withLock { $0.append("first") } }
+    static let initializer = Initializer(EagerFirst.init)
+}
+
+private final class EagerSecond: Injectable {
+    init() { eagerOrder.withLock { $0.append("second") } }
+    static let initializer = Initializer(EagerSecond.init)
+}
+
+private final class EagerUser: Injectable {
+    init(second: EagerSecond) {}
+    static let initializer = Initializer(EagerUser.init(second:))
+}
+
 @Suite("Scopes: weak, per request, eager")
 struct ScopeKindsTests {
     @Test("a weak value is shared while someone holds it")
@@ -70,6 +88,16 @@ struct ScopeKindsTests {
         #expect(KindEager.built == before + 1)
         _ = try injector.getInstance(KindEager.self)
         #expect(KindEager.built == before + 1)
+    }
+
+    @Test("eager singletons are built in the order they are bound, whatever an earlier binding needs")
+    func eagerBuiltInBoundOrder() throws {
+        _ = try Injector(Bindings { binder in
+            binder.bind(EagerUser.self)   // needs the second, and is bound before either
+            binder.bind(EagerFirst.self).in(.eagerSingleton)
+            binder.bind(EagerSecond.self).in(.eagerSingleton)
+        })
+        #expect(eagerOrder.withLock { $0 } == ["first", "second"])
     }
 
     @Test("an eager singleton that fails is reported when the injector is built")

@@ -67,17 +67,17 @@ extension Recipe {
         // (its storage's), once what it awaits is stored; until then its one build is an awaited
         // request's. A kept value whose own build is `async` is built by an awaited request only.
         let kept = scoping == .keepsOne ? KeptStorage(key, linker, perChild: linker.meaning.owner == .eachChild) : nil
-        var ready: (@Sendable () -> Bool)?
+        var ready: (@Sendable (Injector) -> Bool)?
         var builtWhenReady: Plan<Value>?
         if case .synchronous(let plan) = build {
             if scoping == .rebuilds {
-                ready = { awaited.areReady }
+                ready = { injector in awaited.areReady(in: injector) }
             } else if let kept, linker.meaning.isolation == nil {
                 // Not while an awaited request builds it: a request then awaits that build.
                 if case .one(let storage) = kept {
-                    ready = { awaited.areReady && !storage.isBuildingAwaited }
+                    ready = { injector in awaited.areReady(in: injector) && !storage.isBuildingAwaited }
                 } else {
-                    ready = { awaited.areReady }
+                    ready = { injector in awaited.areReady(in: injector) }
                 }
                 builtWhenReady = plan
             }
@@ -194,11 +194,11 @@ extension Recipe {
         isReadyChecked: Bool, reason: AnyKey, offActor: ActorIsolation?,
         keptIn kept: (storage: KeptStorage, scope: String, builtWhenReady: Plan<Value>?)?
     ) -> Plan<Value> {
-        let notNow: @Sendable () -> InjectionError = {
+        let notNow: @Sendable (Injector) -> InjectionError = { injector in
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             // Told from what is not ready now: an awaited singleton stored already (`start`) is
             // no reason, and a value of an actor's, off that actor, is told as such.
-            let blocking = awaited.nodes.first { !$0.isReady }
+            let blocking = awaited.nodes.first { !$0.isReady(in: injector) }
             if let blocking, let actor = blocking.awaitedActor {
                 let isolated = blocking.awaited ?? blocking.key
                 return InjectionError(.offActor(key: isolated, actor: actor.name),
@@ -208,7 +208,7 @@ extension Recipe {
             // A kept value not stored yet: its one build is an awaited request's.
             if let kept {
                 return InjectionError(.keptNotBuilt(key: key, scope: kept.scope, awaited: cause,
-                                                    awaitedIsBuilt: cause != key && awaited.areReady), path: [key])
+                                                    awaitedIsBuilt: cause != key && awaited.areReady(in: injector)), path: [key])
             }
             return InjectionError(.needsAwait(key: key, awaited: cause), path: [key])
         }
@@ -224,18 +224,20 @@ extension Recipe {
                     if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                     let kept = try storage.of(resolution.injector)
                     if let value = kept.existing(as: Value.self) { return value }
-                    if onlyStorage.isFilled { return try kept.instance(&resolution, build: plan, whileAwaited: notNow) }
-                    throw kept.unlessShutDown(notNow())
+                    let injector = resolution.injector
+                    if onlyStorage.isFilled { return try kept.instance(&resolution, build: plan, whileAwaited: { notNow(injector) }) }
+                    throw kept.unlessShutDown(notNow(injector))
                 }
             }
             return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 let kept = try storage.of(resolution.injector)
                 if let value = kept.existing(as: Value.self) { return value }
-                if awaited.areReady(in: resolution.injector) {
-                    return try kept.instance(&resolution, build: plan, whileAwaited: notNow)
+                let injector = resolution.injector
+                if awaited.areReady(in: injector) {
+                    return try kept.instance(&resolution, build: plan, whileAwaited: { notNow(injector) })
                 }
-                throw kept.unlessShutDown(notNow())
+                throw kept.unlessShutDown(notNow(injector))
             }
         }
         switch build {
@@ -243,30 +245,30 @@ extension Recipe {
             if let onlyStorage {
                 return { resolution in
                     if onlyStorage.isFilled || resolution.prefetchedReference != nil { return try plan(&resolution) }
-                    throw notNow()
+                    throw notNow(resolution.injector)
                 }
             }
             return { resolution in
                 if resolution.prefetchedReference != nil || awaited.areReady(in: resolution.injector) { return try plan(&resolution) }
-                throw notNow()
+                throw notNow(resolution.injector)
             }
         case .synchronous(let plan) where isReadyChecked:
             if let onlyStorage {
                 return { resolution in
                     if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                     if onlyStorage.isFilled { return try plan(&resolution) }
-                    throw notNow()
+                    throw notNow(resolution.injector)
                 }
             }
             return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
                 if awaited.areReady(in: resolution.injector) { return try plan(&resolution) }
-                throw notNow()
+                throw notNow(resolution.injector)
             }
         default:
             return { resolution in
                 if let value = resolution.prefetched?.take(key) { return try Prefetched.cast(value, key, as: Value.self) }
-                throw notNow()
+                throw notNow(resolution.injector)
             }
         }
     }
@@ -279,7 +281,7 @@ extension Recipe {
     @inline(__always)
     private static func keptAwaitingNode<Value>(
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ kept: KeptStorage, synchronous: @escaping Plan<Value>,
-        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, actor: ActorIsolation?, ready: (@Sendable () -> Bool)?,
+        recorded: @escaping AsyncPlan<Value>, reason: AnyKey, actor: ActorIsolation?, ready: (@Sendable (Injector) -> Bool)?,
         readiness: AnyNode.Readiness?
     ) -> AnyNode {
         let owner = linker.owner
@@ -291,10 +293,10 @@ extension Recipe {
             build = { request in
                 // Awaiting the build this task is running would await for ever.
                 try AwaitedReentry.check(key, through: .singleton)
-                // An awaited request that began building it after `ready()` was asked makes the
+                // An awaited request that began building it after `ready` was asked makes the
                 // synchronous build fail with `needsAwait`: that build is awaited instead. A
                 // thread's build of it is awaited holding no thread, then read.
-                if let ready, ready() {
+                if let ready, ready(request.injector) {
                     await storage.awaitThreadBuild()
                     if let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 }
@@ -315,7 +317,7 @@ extension Recipe {
             }
             build = { request in
                 try AwaitedReentry.check(key, through: .singleton)
-                if let ready, ready(), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
+                if let ready, ready(request.injector), let value = try synchronouslyUnlessAwaited(request, stored) { return value }
                 let child = try request.injector.templateChild(of: owner, building: key)
                 let dependency = request.withoutArguments.kept(by: child, weakly: true)
                 return try await kept.of(request.injector).awaitInstance {

@@ -95,7 +95,7 @@ extension Injector {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: nil) {
             if let value = found.existing, !parentIsShutDown { return value }
             // A kept value not stored yet goes the general way, which awaits a thread's build.
-            if found.node.reading({ node in node.storage == nil && node.isReady }) {
+            if found.node.reading({ node in node.storage == nil && node.isReady(in: self) }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
@@ -118,7 +118,7 @@ extension Injector {
         if !isShutDown.load(ordering: .relaxed), let found = compiledEntry(Value.self, name: key.name) {
             if let value = found.existing, !parentIsShutDown { return value }
             // A kept value not stored yet goes the general way, which awaits a thread's build.
-            if found.node.reading({ node in node.storage == nil && node.isReady }) {
+            if found.node.reading({ node in node.storage == nil && node.isReady(in: self) }) {
                 // An awaited request may begin building a kept value after `isReady` was read:
                 // the synchronous build then fails with `needsAwait`, and this request awaits.
                 do throws(InjectionError) {
@@ -186,7 +186,7 @@ extension Injector {
         }
         if let failedSynchronously {
             guard failedSynchronously.kind == .needsAwait else { throw failedSynchronously }
-        } else if node.isReady {
+        } else if node.isReady(in: self) {
             // What it awaits is stored (an async singleton opened before): built as a synchronous
             // request builds it, with no task, section or await; a kept value is read by its
             // plan. When an awaited request began building a kept value it needs in between,
@@ -308,7 +308,7 @@ extension Injector {
         // A `needsAwait` of a node that can be awaited: an awaited request began building a kept
         // value it needs after `isReady` was read; this request awaits it (`awaitPlaced`).
         var failedSynchronously: InjectionError?
-        if found.reading({ node in node.isReady }) {
+        if found.reading({ node in node.isReady(in: self) }) {
             do throws(InjectionError) {
                 return try synchronously(found)
             } catch {

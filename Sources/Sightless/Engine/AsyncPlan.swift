@@ -341,22 +341,14 @@ struct AwaitedDependencies: Sendable {
         return nil
     }
 
-    /// Whether every leaf's value can be had synchronously now.
-    var areReady: Bool {
+    /// Whether every leaf's value can be had synchronously now for a request of `injector` (a
+    /// leaf kept per child of a template is ready once that child holds it).
+    func areReady(in injector: Injector) -> Bool {
         switch readiness {
         case .always: true
         case .stored(let storage): storage.isFilled
         case .allStored(let storages): storages.allSatisfy { $0.isFilled }
-        case .asked: leaves.indices.allSatisfy { leaves[$0].node.isReady }   // no copy of each leaf
-        }
-    }
-
-    /// Whether every leaf's value can be had synchronously now for a request of `injector`: as
-    /// `areReady`, where a leaf kept per child of a template is ready once that child holds it.
-    func areReady(in injector: Injector) -> Bool {
-        switch readiness {
-        case .asked: leaves.indices.allSatisfy { leaves[$0].node.isReady(in: injector) }
-        default: areReady
+        case .asked: leaves.indices.allSatisfy { leaves[$0].node.isReady(in: injector) }   // no copy of each leaf
         }
     }
 

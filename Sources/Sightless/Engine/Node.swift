@@ -45,14 +45,11 @@ class AnyNode {
         return awaited == key || meaning.owner != .none || meaning.isolation != nil || awaitedLeaves.isEmpty
     }
 
-    /// Whether the node's value can be built synchronously now: always for a node that needs no
-    /// `await`; for one that does, once its value is stored, or once everything it awaits is.
-    @usableFromInline var isReady: Bool { true }
-
-    /// Whether the node's value can be built synchronously now for a request of `injector`: as
-    /// `isReady`, and for a value kept per child of a template, once the child running the
-    /// request holds it (a node kept per child has no storage of its own).
-    func isReady(in injector: Injector) -> Bool { isReady }
+    /// Whether the node's value can be built synchronously now for a request of `injector`:
+    /// always for a node that needs no `await`; for one that does, once its value is stored, or
+    /// once everything it awaits is. A value kept per child of a template is stored in the child
+    /// running the request (such a node has no storage of its own).
+    @usableFromInline func isReady(in injector: Injector) -> Bool { true }
 
     /// How `isReady` is decided, for a section that asks on every synchronous request.
     var readiness: Readiness { .always }
@@ -120,7 +117,7 @@ final class Node<Value>: AnyNode {
     private let dependenciesActor: ActorIsolation?
     /// For a node that needs `await`: whether what it awaits is stored, so that its own
     /// synchronous plan can run.
-    private let awaitedReady: (@Sendable () -> Bool)?
+    private let awaitedReady: (@Sendable (Injector) -> Bool)?
     /// How consumers decide `isReady` when the node says so itself: a kept value built
     /// synchronously once the one storage it awaits is filled is ready with that storage.
     private let decidedReadiness: Readiness?
@@ -150,14 +147,10 @@ final class Node<Value>: AnyNode {
         return value
     }
 
-    @usableFromInline override var isReady: Bool {
+    @usableFromInline override func isReady(in injector: Injector) -> Bool {
         guard asyncPlan != nil else { return true }
         if let storage, storage.isFilled { return true }
-        return awaitedReady?() ?? false
-    }
-
-    override func isReady(in injector: Injector) -> Bool {
-        if isReady { return true }
+        if awaitedReady?(injector) == true { return true }
         return childHolds?(injector) ?? false
     }
 
@@ -198,7 +191,7 @@ final class Node<Value>: AnyNode {
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
         leafBuild: LeafBuild? = nil, awaited: AnyKey, actor: ActorIsolation? = nil,
-        ready: (@Sendable () -> Bool)?, readiness: Readiness? = nil, childHolds: (@Sendable (Injector) -> Bool)? = nil,
+        ready: (@Sendable (Injector) -> Bool)?, readiness: Readiness? = nil, childHolds: (@Sendable (Injector) -> Bool)? = nil,
         leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
     ) {
         self.plan = provision.plan

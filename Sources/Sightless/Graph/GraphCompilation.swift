@@ -3,7 +3,9 @@
 final class GraphCompilation: Compilation {
     let bindings: [AnyKey: Recipe]
     let graph: BindingGraph
-    /// The nodes of eager scopes, dependencies first: built when the injector is.
+    /// The nodes of eager scopes, in the order they are bound (then the types that declare the
+    /// scope, in the order they were found): built when the injector is, each after its
+    /// dependencies.
     let eager: [AnyNode]
     /// For a child injector, where its parent's nodes are found.
     let parent: Parent?
@@ -182,11 +184,20 @@ final class GraphCompilation: Compilation {
         let nodes = NodeTable(keys: linked.keys, nodes: linked.nodes, linkOrder: linked.order)
         // Read by index: a vertex is not copied whole for its recipe's scope.
         let graphNodes = compiler.graph.nodes
-        var eagerKeys: Set<AnyKey> = []
-        for index in graphNodes.indices where graphNodes[index].recipe?.scope.strategy.isEager == true {
-            eagerKeys.insert(graphNodes[index].key)
+        // In the order they are bound, then the types reached that declare the scope, in the
+        // order they were found; each is built after its dependencies by its own build.
+        var eagerKeys: [AnyKey] = merged.order.filter { merged.bindings[$0]?.scope.strategy.isEager == true }
+        let bound = Set(eagerKeys)
+        for index in graphNodes.indices where graphNodes[index].recipe?.scope.strategy.isEager == true
+            && !bound.contains(graphNodes[index].key) {
+            eagerKeys.append(graphNodes[index].key)
         }
-        let eager = eagerKeys.isEmpty ? [] : linked.order.filter { eagerKeys.contains($0.key) }
+        var eager: [AnyNode] = []
+        if !eagerKeys.isEmpty {
+            var linkedByKey: [AnyKey: AnyNode] = [:]
+            for node in linked.order { linkedByKey[node.key] = node }
+            eager = eagerKeys.compactMap { linkedByKey[$0] }
+        }
         return (nodes, GraphCompilation(bindings: merged.bindings, graph: compiler.graph, eager: eager, parent: parent,
                                          owner: owner, isTemplate: isTemplate, composition: composition))
     }

@@ -146,8 +146,8 @@ extension Recipe {
                 unsafe Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
-        let node = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: {
-            storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areReady)
+        let node = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: { injector in
+            storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areReady(in: injector))
         })
         if let body, held == nil, storage == nil {
             let whole = node.plan

@@ -36,6 +36,18 @@ private final class Turnstile: Injectable {
     static var scope: Scope { .singleton }
 }
 
+/// What a child's requests ask for, bound to a `Booth` under a name.
+private class Stall: @unchecked Sendable {}
+
+/// A child's singleton that takes the child's awaited singleton as a property.
+private final class Booth: Stall, Injectable, @unchecked Sendable {
+    var pass: Pass?
+    override init() {}
+    static let initializer = Initializer(Booth.init)
+    static let properties = Properties<Booth>().inject(\.pass)
+    static var scope: Scope { .singleton }
+}
+
 @Suite("A kept value built with await, requested synchronously")
 struct BuiltAwaitedSingletonTests {
     @Test("a singleton built with await is returned to a synchronous request once an awaited request built it")
@@ -92,6 +104,9 @@ struct BuiltAwaitedSingletonTests {
             binder.bind(Pass.self).to { _ async in Pass() }.in(.singleton)
             binder.bind(Gate.self)
             binder.bind(Turnstile.self)
+            binder.bind(Booth.self)
+            binder.bind(Key<Booth>(named: "stall")).in(.singleton)
+            binder.bind(Stall.self).to(Key<Booth>(named: "stall"))
         }
     }
 
@@ -123,5 +138,21 @@ struct BuiltAwaitedSingletonTests {
         let pass = try await second.instance(Pass.self)
         let gate = try second.getInstance(Gate.self)
         #expect(gate.pass === pass)
+    }
+
+    @Test("a template child's singleton with its awaited singleton as a property, once that is built, is built by a synchronous request")
+    func childKeptPropertyOverBuiltSingleton() async throws {
+        let child = try passTemplate().child(Visitor())
+        let pass = try await child.instance(Pass.self)
+        let booth = try child.getInstance(Booth.self)
+        #expect(booth.pass === pass)
+    }
+
+    @Test("an alias of a template child's singleton over its awaited singleton, once that is built, is built by a synchronous request")
+    func childAliasOfKeptOverBuiltSingleton() async throws {
+        let child = try passTemplate().child(Visitor())
+        let pass = try await child.instance(Pass.self)
+        let stall = try child.getInstance(Stall.self)
+        #expect((stall as? Booth)?.pass === pass)
     }
 }
