@@ -275,16 +275,19 @@ struct DrainTests {
     func bodiesRaceDrain() async throws {
         let (root, requests) = try server()
         let faults = Counter(), completed = Counter(), refused = Counter()
-        let started = Latch()
+        let started = Latch(), draining = Latch()
         let racers = onOwnThread {
             race(threads: 6) { index in
-                // Each thread makes requests until the drain refuses one: the drain begins once a
-                // thread has made 20, and a thread the drain has not refused in two minutes stops
-                // unrefused (counted by no counter), however slowly a loaded machine runs it.
-                let deadline = ContinuousClock.now + .seconds(120)
+                // Each thread makes requests until the drain refuses one. The drain begins once
+                // a thread has made 20; until the shutdown is called, each thread pauses between
+                // requests, so that six spinning threads do not keep the task that calls it
+                // from running on a loaded machine. A thread the drain has not refused in ten
+                // minutes stops unrefused, and the test fails rather than hangs.
+                let deadline = ContinuousClock.now + .seconds(600)
                 var round = 0
                 while ContinuousClock.now < deadline {
                     if round == 20 { started.open() }
+                    if round >= 20 && !draining.isOpen { usleep(1_000) }
                     round += 1
                     do {
                         try requests.withChild(Caller(name: "\(index)")) { child in
@@ -300,6 +303,7 @@ struct DrainTests {
             }
         }
         await started.wait()
+        draining.open()
         _ = try await root.awaitShutDown(draining: .seconds(60))
         await racers.wait()
         #expect(faults.count == 0)
