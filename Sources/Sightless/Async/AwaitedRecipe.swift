@@ -195,6 +195,9 @@ extension Recipe {
         keptIn kept: (storage: KeptStorage, scope: String, builtWhenReady: Plan<Value>?)?
     ) -> Plan<Value> {
         let notNow: @Sendable (Injector) -> InjectionError = { injector in
+            // What it awaits was stored when the request began, and a shutdown racing the
+            // request took it away: the request is told so.
+            if injector.isShutDownInFamily { return injector.shutDownError(key) }
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             // Told from what is not ready now: an awaited singleton stored already (`start`) is
             // no reason, and a value of an actor's, off that actor, is told as such.
