@@ -159,18 +159,6 @@ private struct RegionModule: Module {
     }
 }
 
-/// The kind of error a request made on a detached task throws, if any.
-private func kindOffMainActor(_ request: @escaping @Sendable () throws -> Void) async -> InjectionError.Kind? {
-    await Task.detached {
-        do {
-            try request()
-            return nil
-        } catch {
-            return (error as? InjectionError)?.kind
-        }
-    }.value
-}
-
 @Suite("Main-actor regions")
 struct MainActorRegionTests {
     @Test("a main-actor object's initializer, properties and awakeFromInjection run once each, in that order")

@@ -77,8 +77,9 @@ private struct FeedModule: Module {
 
 private func count(_ counter: String) -> Int { builds.withLock { $0[counter] ?? 0 } }
 
-/// The kind of error a request made on a detached task throws, if any.
-private func kindOffMainActor(_ request: @escaping @Sendable () throws -> Void) async -> InjectionError.Kind? {
+/// The kind of error a request made on a detached task throws, if any (also used by
+/// `MainActorRegionTests`).
+func kindOffMainActor(_ request: @escaping @Sendable () throws -> Void) async -> InjectionError.Kind? {
     await Task.detached {
         do {
             try request()
