@@ -14,7 +14,7 @@ extension Resolution {
     mutating func runOnMainActor<Result>(_ body: @MainActor (inout Resolution) throws -> Result) throws -> Result {
         try unsafe withUnsafeMutablePointer(to: &self) { pointer in
             let lent = unsafe Transfer(pointer)
-            return try MainActor.assumeIsolated { unsafe Transfer(try body(&lent.value.pointee)) }.value
+            return try mainActorRegion { unsafe Transfer(try body(&lent.value.pointee)) }.value
         }
     }
 }
