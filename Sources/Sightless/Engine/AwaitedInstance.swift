@@ -17,40 +17,18 @@ extension InstanceStorage {
         // must not wait for it in turn (`BuildCoordinator.beginAwaitedWait`).
         let waiter = AwaitedReentry.building
         while true {
-            let claim = coordinator.withWaits { waits -> AwaitedClaim in
-                if let running = awaitedBuild {
-                    if let waiter, let circle = waits.beginAwaitedWait(waiter, for: self) { return .circle(circle) }
-                    return .wait(running)
-                }
-                if isFilled { return .built }
-                // The injector keeping it was shut down: nothing is built.
-                if sealed { return .shutDown }
-                // A thread builds it synchronously (what it awaits was stored): its one build.
-                if builder != 0 { return .synchronous }
-                let task = Task {
+            let claim = coordinator.claimAwaited(self, waiter: waiter) {
+                Task {
                     do {
                         let value = try await AwaitedReentry.$building.withValue(self) { try await build() }
-                        var kept = false
-                        coordinator.finish(self) {
-                            kept = self.store(value.value)
-                            self.awaitedBuild = nil
-                            self.awaitedBuildRuns.store(false, ordering: .releasing)
-                        }
+                        let kept = coordinator.finish(self, storing: value.value, awaited: true)
                         // Built after the injector was shut down: handed to no one, closed here.
                         if !kept { throw await Self.awaitedBuiltAfterShutDown(value, key: self.key, closer: self.closer) }
                     } catch {
-                        coordinator.withLock {
-                            self.awaitedBuild = nil
-                            self.awaitedBuildRuns.store(false, ordering: .releasing)
-                        }
+                        coordinator.abandonAwaited(self)
                         throw error
                     }
                 }
-                awaitedBuild = task
-                awaitedBuildRuns.store(true, ordering: .releasing)
-                // Nothing waits for a build just begun: no circle to look for.
-                if let waiter { _ = waits.beginAwaitedWait(waiter, for: self) }
-                return .wait(task)
             }
             switch claim {
             case .built:
@@ -61,7 +39,7 @@ extension InstanceStorage {
                 throw InjectionError(.injectorShutDown(key: key), path: [key])
             case .wait(let task):
                 defer {
-                    if let waiter { coordinator.withWaits { $0.endAwaitedWait(waiter, for: self) } }
+                    if let waiter { coordinator.endAwaitedWait(waiter, for: self) }
                 }
                 try await task.value
             case .synchronous:
@@ -86,18 +64,6 @@ extension InstanceStorage {
         guard !isFilled else { return }
         await BuildCoordinator.process.awaitBuild(of: self)
     }
-}
-
-/// What a caller of `awaitInstance` does: read the stored instance, wait for the build under
-/// way, or fail, since that build waits for the one the caller runs in (the keys of the circle),
-/// or since the injector keeping the instance was shut down.
-private enum AwaitedClaim {
-    case built
-    case wait(Task<Void, any Error>)
-    case circle([AnyKey])
-    case shutDown
-    /// A thread is building it synchronously.
-    case synchronous
 }
 
 extension InstanceStorage {

@@ -4,10 +4,11 @@ import Synchronization
 /// and lets the others wait for it, without ever waiting in a circle.
 ///
 /// There is one coordinator, `process`, and its lock guards the build state of every storage
-/// (`InstanceStorage`'s `builder`, `sealed`, `awaitedBuild`): a storage belongs to no injector
-/// alone, since a custom scope may hand one storage to the injectors of several families, and
-/// a thread of one family may wait for a build another family's thread runs. Only the first
-/// build of each instance and a shutdown take the lock.
+/// (`BuildState`): a storage belongs to no injector alone, since a custom scope may hand one
+/// storage to the injectors of several families, and a thread of one family may wait for a
+/// build another family's thread runs. The state's fields are private to this file, and every
+/// function here that reads or writes them does so under the lock: nothing else can reach them.
+/// Only the first build of each instance and a shutdown take the lock.
 ///
 /// A thread that finds an instance being built by another thread waits for it, unless that
 /// thread is itself waiting, directly or through others, for an instance this thread is
@@ -52,30 +53,69 @@ final class BuildCoordinator: Sendable {
             // Most often no thread waits: nothing to hash.
             if !waits.waiting.isEmpty { waits.waiting[thread] = nil }
             if storage.isFilled { return .built }
-            if storage.sealed { return .shutDown }
-            if storage.awaitedBuild != nil { return .awaited }
-            if storage.builder == 0 {
-                storage.builder = thread
+            if storage.build.sealed { return .shutDown }
+            if storage.build.awaitedBuild != nil { return .awaited }
+            if storage.build.builder == 0 {
+                storage.build.builder = thread
                 return .build
             }
-            if storage.builder == thread { return .reentered }
-            if waits.waitingCloses(from: storage.builder, back: thread) { return .deadlock }
+            if storage.build.builder == thread { return .reentered }
+            if waits.waitingCloses(from: storage.build.builder, back: thread) { return .deadlock }
             waits.waiting[thread] = storage
             return nil
         }
     }
 
-    /// Ends this thread's build of `storage`: `store` publishes the instance (or does nothing
-    /// when the build failed), every waiting thread looks again, and every task suspended in
-    /// `awaitBuild(of:)` for it resumes.
-    func finish(_ storage: InstanceStorage, _ store: () -> Void) {
+    /// Ends this thread's build of `storage`, which stored nothing (it failed): every waiting
+    /// thread looks again, and every task suspended in `awaitBuild(of:)` for it resumes.
+    func abandon(_ storage: InstanceStorage) {
+        end(storage) {}
+    }
+
+    /// Ends the build of `storage` with `value`: stores it as the instance and returns `true`,
+    /// unless the storage was sealed by a shutdown (then `false`, and nothing is stored: the
+    /// builder closes the value) or `value` is not of the storage's type (nothing is stored,
+    /// and the request that reads the instance back reports the defect, `missing()`). Every
+    /// waiting thread looks again, and every task suspended in `awaitBuild(of:)` for it resumes.
+    /// `awaited`: the build was the storage's awaited build (`claimAwaited`), which ends too.
+    func finish<Value>(_ storage: InstanceStorage, storing value: Value, awaited: Bool = false) -> Bool {
+        var kept = true
+        end(storage) {
+            if awaited { Self.endAwaited(storage) }
+            if storage.build.sealed {
+                kept = false
+                return
+            }
+            guard storage.valueType == ObjectIdentifier(Value.self) else { return }
+            // Whether the instance closes itself is asked when a shutdown retires it
+            // (`InstanceCell.retiredClosable()`), not here.
+            if let closer = storage.closer { storage.build.bound = closer.bound(to: value) }
+            storage.stored.store(value)
+        }
+        return kept
+    }
+
+    /// Ends the awaited build of `storage`, which failed: nothing is stored.
+    func abandonAwaited(_ storage: InstanceStorage) {
+        monitor.withLock { _ in Self.endAwaited(storage) }
+    }
+
+    /// Under the lock: the awaited build of `storage` is over.
+    private static func endAwaited(_ storage: InstanceStorage) {
+        storage.build.awaitedBuild = nil
+        storage.awaitedBuildRuns.store(false, ordering: .releasing)
+    }
+
+    /// Runs `store` and ends the build of `storage`, under the lock; then resumes the tasks
+    /// suspended for it.
+    private func end(_ storage: InstanceStorage, _ store: () -> Void) {
         let suspended = monitor.broadcast { waits -> [CheckedContinuation<Void, Never>]? in
             store()
             if storage.isFilled {
                 waits.stored += 1
-                storage.creation = waits.stored
+                storage.build.creation = waits.stored
             }
-            storage.builder = 0
+            storage.build.builder = 0
             // Most often no task is suspended: nothing to hash.
             return waits.suspended.isEmpty ? nil : waits.suspended.removeValue(forKey: ObjectIdentifier(storage))
         }
@@ -87,7 +127,7 @@ final class BuildCoordinator: Sendable {
     func awaitBuild(of storage: InstanceStorage) async {
         await withCheckedContinuation { (task: CheckedContinuation<Void, Never>) in
             let finished = monitor.withLock { waits -> Bool in
-                if storage.builder == 0 { return true }
+                if storage.build.builder == 0 { return true }
                 waits.suspended[ObjectIdentifier(storage), default: []].append(task)
                 return false
             }
@@ -95,23 +135,107 @@ final class BuildCoordinator: Sendable {
         }
     }
 
-    /// Runs `body` under the coordinator's lock: the bookkeeping of awaited builds (see
-    /// `InstanceStorage.awaitInstance`). `body` must not wait or suspend.
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        try monitor.withLock { (_: inout Waits) throws(Failure) -> Result in try body() }
+    /// Hands out the awaited build of `storage` (`InstanceStorage.awaitInstance`), under the
+    /// lock: the build under way, unless `waiter` (the awaited build the caller runs in) would
+    /// then wait in a circle; or the stored instance; or nothing, when a shutdown sealed the
+    /// storage or a thread builds it; or a build begun now with `begin`, which must neither
+    /// wait nor suspend. A wait handed out is recorded until `endAwaitedWait(_:for:)`.
+    func claimAwaited(
+        _ storage: InstanceStorage, waiter: InstanceStorage?, begin: () -> Task<Void, any Error>
+    ) -> AwaitedClaim {
+        monitor.withLock { waits -> AwaitedClaim in
+            if let running = storage.build.awaitedBuild {
+                if let waiter, let circle = waits.beginAwaitedWait(waiter, for: storage) { return .circle(circle) }
+                return .wait(running)
+            }
+            if storage.isFilled { return .built }
+            // The injector keeping it was shut down: nothing is built.
+            if storage.build.sealed { return .shutDown }
+            // A thread builds it synchronously (what it awaits was stored): its one build.
+            if storage.build.builder != 0 { return .synchronous }
+            let task = begin()
+            storage.build.awaitedBuild = task
+            storage.awaitedBuildRuns.store(true, ordering: .releasing)
+            // Nothing waits for a build just begun: no circle to look for.
+            if let waiter { _ = waits.beginAwaitedWait(waiter, for: storage) }
+            return .wait(task)
+        }
     }
 
-    /// Runs `body` under the coordinator's lock with the waits of awaited builds, which it
-    /// records and ends (`Waits.beginAwaitedWait`, `Waits.endAwaitedWait`). `body` must not wait
-    /// or suspend.
-    func withWaits<Result>(_ body: (inout Waits) -> Result) -> Result {
-        monitor.withLock(body)
+    /// Ends one wait that `claimAwaited` handed out to `waiter`.
+    func endAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) {
+        monitor.withLock { $0.endAwaitedWait(waiter, for: storage) }
     }
+
+    /// Whether a shutdown sealed `storage`: asked on a request's failure only.
+    func isSealed(_ storage: InstanceStorage) -> Bool {
+        monitor.withLock { _ in storage.build.sealed }
+    }
+
+    /// Seals `storage`, made for an injector already shut down: no instance is ever stored in it.
+    func seal(_ storage: InstanceStorage) {
+        monitor.withLock { _ in storage.build.sealed = true }
+    }
+
+    /// Seals and retires `storages` for a shutdown: an instance stored before is no longer found
+    /// by any request and is returned, to be closed by the shutdown if it is ``Closable`` or
+    /// ``AsyncClosable`` or its binding closes it; one built after is closed by its builder, and
+    /// a build not begun yet is refused.
+    func retire(_ storages: [InstanceStorage]) -> [ClosingValue] {
+        monitor.withLock { _ in
+            var closing: [ClosingValue] = []
+            for storage in storages {
+                storage.build.sealed = true
+                guard storage.stored.retire() else { continue }
+                if let bound = storage.build.bound {
+                    closing.append(ClosingValue(key: storage.key, object: bound.object, closer: bound.close,
+                                                creation: storage.build.creation))
+                } else if let value = storage.stored.retiredClosable() {
+                    closing.append(ClosingValue(key: storage.key, object: value, closer: nil, creation: storage.build.creation))
+                }
+            }
+            return closing
+        }
+    }
+}
+
+/// The build state of one storage, guarded by the coordinator's lock. Its fields are private to
+/// this file: the coordinator's functions, each under its lock, are the only code that reads or
+/// writes them.
+struct BuildState {
+    /// The thread building the instance, or 0.
+    fileprivate var builder: UInt = 0
+    /// `true` once the injector that keeps the instance is shut down: an instance built after
+    /// that is not stored, and its builder closes it.
+    fileprivate var sealed = false
+    /// The build of an instance that needs `await`, while one runs (`claimAwaited`).
+    fileprivate var awaitedBuild: Task<Void, any Error>?
+    /// When the instance was stored, among the instances of the process (from 1): the order a
+    /// shutdown closes them against.
+    fileprivate var creation = 0
+    /// The binding's closer bound to the instance, once stored.
+    fileprivate var bound: BoundCloser?
+
+    init() {}
+}
+
+/// What a caller of `InstanceStorage.awaitInstance` does: read the stored instance, wait for the
+/// build under way, or fail, since that build waits for the one the caller runs in (the keys of
+/// the circle), or since the injector keeping the instance was shut down.
+enum AwaitedClaim {
+    case built
+    case wait(Task<Void, any Error>)
+    case circle([AnyKey])
+    case shutDown
+    /// A thread is building it synchronously.
+    case synchronous
 }
 
 extension BuildCoordinator {
     /// Who waits for whom: read and written only under the coordinator's lock (its `Monitor`).
     struct Waits {
+        fileprivate init() {}
+
         /// The storage each waiting thread waits for.
         var waiting: [UInt: InstanceStorage] = [:]
         /// The tasks suspended until a thread's build of a storage ends, by storage
@@ -127,14 +251,14 @@ extension BuildCoordinator {
         /// Records that the awaited build of `waiter` waits for the one of `storage`, unless the build
         /// of `storage` waits, directly or through others, for the build of `waiter`: then both would
         /// wait forever, nothing is recorded, and the keys of the builds from `storage` round to
-        /// `waiter` (`waiter`'s own left out) are returned. Called under the lock (`withWaits`).
+        /// `waiter` (`waiter`'s own left out) are returned. Called under the lock.
         mutating func beginAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) -> [AnyKey]? {
             if let circle = awaitedCircle(from: storage, to: waiter) { return circle }
             awaitedWaits[ObjectIdentifier(waiter), default: []].append(storage)
             return nil
         }
 
-        /// Ends one wait that `beginAwaitedWait` recorded. Called under the lock (`withWaits`).
+        /// Ends one wait that `beginAwaitedWait` recorded. Called under the lock.
         mutating func endAwaitedWait(_ waiter: InstanceStorage, for storage: InstanceStorage) {
             let id = ObjectIdentifier(waiter)
             guard var awaited = awaitedWaits[id], let index = awaited.firstIndex(where: { $0 === storage }) else { return }
@@ -181,7 +305,7 @@ extension BuildCoordinator {
             var current = builder
             var steps = 0
             while let awaited = waiting[current], steps <= waiting.count {
-                let next = awaited.builder
+                let next = awaited.build.builder
                 if next == thread { return true }
                 if next == 0 { return false }
                 current = next

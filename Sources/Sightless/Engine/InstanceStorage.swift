@@ -29,26 +29,16 @@ public final class InstanceStorage {
     /// The instance, published once it is built; requests find the cell in the node index and
     /// read it directly (`InstanceCell`).
     @usableFromInline let stored: InstanceCell
-    /// The thread building the instance, or 0. Guarded by `BuildCoordinator.process`, the lock
-    /// of every storage's build state: a storage a custom scope shares between families of
-    /// injectors is then guarded by one lock whichever family's thread builds.
-    var builder: UInt = 0
-    /// When the instance was stored, among the instances of the process (from 1); written
-    /// under the coordinator's lock.
-    var creation = 0
+    /// Which thread builds the instance, whether a shutdown sealed the storage, the awaited
+    /// build under way, and when and how the instance was stored: fields only
+    /// `BuildCoordinator.process` reads and writes, under its lock, whichever injectors of
+    /// whichever families share the storage.
+    var build = BuildState()
     /// How the binding closes the instance (`onShutdown`), in place of its own `close()`; set
     /// when the binding is linked, before any request can reach the storage.
     var closer: ValueCloser?
-    /// `closer` bound to the instance; written under the coordinator's lock.
-    private var bound: BoundCloser?
 
-    /// `true` once the injector that keeps the instance is shut down: an instance built after
-    /// that is not stored, and its builder closes it. Guarded by `BuildCoordinator.process`.
-    var sealed = false
-    /// The build of an instance that needs `await`, while one runs; see `awaitInstance`.
-    /// Guarded by `BuildCoordinator.process`.
-    var awaitedBuild: Task<Void, any Error>?
-    /// `true` while `awaitedBuild` runs, read with no lock: a synchronous build of the instance
+    /// `true` while an awaited build runs, read with no lock: a synchronous build of the instance
     /// would find it under way and fail, so the instance is not ready for one then.
     let awaitedBuildRuns = Atomic<Bool>(false)
 
@@ -120,18 +110,17 @@ public final class InstanceStorage {
             throw whileAwaited?() ?? InjectionError(.needsAwait(key: key, awaited: key), path: [key])
         case .build:
             guard valueType == ObjectIdentifier(Value.self) else {
-                coordinator.finish(self) {}
+                coordinator.abandon(self)
                 throw InjectionError(.internalInconsistency(.nodeType(key: key, expected: AnyKey.name(of: Value.self))), path: [key])
             }
             let value: Value
             do {
                 value = try build(&resolution)
             } catch {
-                coordinator.finish(self) {}
+                coordinator.abandon(self)
                 throw error
             }
-            var kept = false
-            coordinator.finish(self) { kept = store(value) }
+            let kept = coordinator.finish(self, storing: value)
             // Built after the injector was shut down: handed to no one, closed here.
             guard kept else { throw Self.builtAfterShutDown(value, key: key, closer: closer) }
             return value
@@ -142,47 +131,10 @@ public final class InstanceStorage {
 }
 
 extension InstanceStorage {
-    /// Stores `value` as the instance, unless the storage is sealed (then `false`, and nothing is
-    /// stored) or `value` is not of `valueType` (nothing is stored either); called under the
-    /// coordinator's lock, by the one build the coordinator (or, for an awaited instance,
-    /// `awaitedBuild`) let run.
-    func store<Value>(_ value: Value) -> Bool {
-        if sealed { return false }
-        // A value of another type is not kept (the cell refuses it): the request that reads the
-        // instance back reports the defect (`missing(in:)`).
-        guard valueType == ObjectIdentifier(Value.self) else { return true }
-        // Whether the instance closes itself is asked when a shutdown retires it
-        // (`InstanceCell.retiredClosable()`), not here.
-        if let closer { bound = closer.bound(to: value) }
-        stored.store(value)
-        return true
-    }
-
-    /// Seals and retires `storages` under the coordinator's lock, for a shutdown: an instance
-    /// stored before is no longer found by any request and is returned, to be closed by the
-    /// shutdown if it is ``Closable`` or ``AsyncClosable`` or its binding closes it; one built
-    /// after is closed by its builder, and a build not begun yet is refused.
-    static func retire(_ storages: [InstanceStorage]) -> [ClosingValue] {
-        BuildCoordinator.process.withLock {
-            var closing: [ClosingValue] = []
-            for storage in storages {
-                storage.sealed = true
-                guard storage.stored.retire() else { continue }
-                if let bound = storage.bound {
-                    closing.append(ClosingValue(key: storage.key, object: bound.object, closer: bound.close,
-                                                creation: storage.creation))
-                } else if let value = storage.stored.retiredClosable() {
-                    closing.append(ClosingValue(key: storage.key, object: value, closer: nil, creation: storage.creation))
-                }
-            }
-            return closing
-        }
-    }
-
     /// The error of a request that found the instance built, then gone: a shutdown retired it
     /// in between (`injectorShutDown`); anything else would be a defect.
     func missing() -> InjectionError {
-        guard BuildCoordinator.process.withLock({ sealed }) else {
+        guard BuildCoordinator.process.isSealed(self) else {
             return InjectionError(.internalInconsistency(.notStored(key: key)), path: [key])
         }
         return InjectionError(.injectorShutDown(key: key), path: [key])
@@ -193,7 +145,7 @@ extension InstanceStorage {
     /// shut down meanwhile and took it away: then `injectorShutDown`, as a request that starts
     /// after the shutdown is told. Asked only on that failure, under the coordinator's lock.
     func unlessShutDown(_ error: InjectionError) -> InjectionError {
-        guard BuildCoordinator.process.withLock({ sealed }) else { return error }
+        guard BuildCoordinator.process.isSealed(self) else { return error }
         return InjectionError(.injectorShutDown(key: key), path: [key])
     }
 

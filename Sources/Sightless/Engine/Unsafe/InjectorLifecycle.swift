@@ -179,10 +179,9 @@ final class InjectorLifecycle {
         unsafe provisions[index] = provision
     }
 
-    /// Seals a storage just made when the lifecycle is closed; under `lock`. Not yet handed to
-    /// any thread, it is sealed without the coordinator's lock.
+    /// Seals a storage just made when the lifecycle is closed; under `lock`.
     private func sealIfClosed(_ storage: InstanceStorage) {
-        if closed { storage.sealed = true }
+        if closed { BuildCoordinator.process.seal(storage) }
     }
 
     /// The storages among the provisions: those that keep an instance; under `lock`.
@@ -208,7 +207,7 @@ final class InjectorLifecycle {
         }
         var closing: [ClosingValue] = []
         for child in children { closing += child.close() }
-        closing += InstanceStorage.retire(storages).sorted { $0.creation > $1.creation }
+        closing += BuildCoordinator.process.retire(storages).sorted { $0.creation > $1.creation }
         return closing
     }
 }

@@ -13,10 +13,8 @@ extension InstanceStorage {
 }
 
 /// Invariant: `stored` is a cell whose instance is published through an atomic and stored and
-/// retired only under the lock of `BuildCoordinator.process` (`InstanceCell`); `builder`,
-/// `awaitedBuild` and `sealed` are read and written only under that lock; `closable`,
-/// `asyncClosable` and `bound` are written under that lock before `stored` publishes the instance, and
-/// `creation` under it just after; a shutdown reads them after it has sealed the storage under
-/// that lock, so it sees them all; `closer` is written when the node is linked, before the
-/// storage is reachable by any request, and only read after; the instance stored is always of type `valueType`.
+/// retired only under the lock of `BuildCoordinator.process` (`InstanceCell`); `build`'s fields
+/// are private to `BuildCoordinator.swift`, whose functions read and write them only under that
+/// lock; `closer` is written when the node is linked, before the storage is reachable by any
+/// request, and only read after; the instance stored is always of type `valueType`.
 extension InstanceStorage: @unchecked Sendable {}
