@@ -41,12 +41,15 @@ struct Composition: Sendable {
         // contributes to a collection of its parent's adds to the parent's elements. Each of
         // the following steps reads every binding: done only when there is something for it,
         // so that a graph without contributions, candidates or decorators pays nothing for them.
-        let contributions = DuplicateContributionRule.contributions(recorded, parent: parent)
+        var contributions = DuplicateContributionRule.contributions(recorded, parent: parent)
         if let gathered = DuplicateContributionRule().gather(recorded, parent: parent) {
             composition.contributionProblems = gathered.problems
             for recipe in gathered.recipes where merged.bindings.updateValue(recipe, forKey: recipe.key) == nil {
                 merged.order.append(recipe.key)
             }
+            // A child extends what each collection holds: a map entry an override replaced here
+            // is not the child's to meet again.
+            contributions = gathered.held(contributions)
         }
         let extended = Set(contributions.map(\.collection))
         composition.contributions = (inherited?.contributions ?? []).filter { !extended.contains($0.collection) }

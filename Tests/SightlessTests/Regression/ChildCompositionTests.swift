@@ -54,3 +54,39 @@ struct ChildCompositionTests {
         #expect(try parent.getInstance(Consumer.self).leaf.source == "parent")
     }
 }
+
+@Suite("A child's map entries over its parent's overridden ones")
+struct ChildMapOverTests {
+    @Test("a child adds an entry to a map whose entry its parent's override replaced")
+    func childAddsOverReplacedEntry() throws {
+        let parent = try Injector(
+            modules: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 1) }],
+            overrides: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 2) }])
+        let child = try parent.child(modules: [Bindings { $0.contribute(to: [String: Int].self, key: "b").to(instance: 3) }])
+        #expect(try child.getInstance([String: Int].self) == ["a": 2, "b": 3])
+        #expect(try parent.getInstance([String: Int].self) == ["a": 2])
+    }
+
+    @Test("a grandchild adds an entry to a map whose entry its grandparent's override replaced")
+    func grandchildAddsOverReplacedEntry() throws {
+        let root = try Injector(
+            modules: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 1) }],
+            overrides: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 2) }])
+        let child = try root.child(modules: [Bindings { $0.contribute(to: [String: Int].self, key: "b").to(instance: 3) }])
+        let grandchild = try child.child(modules: [Bindings { $0.contribute(to: [String: Int].self, key: "c").to(instance: 4) }])
+        #expect(try grandchild.getInstance([String: Int].self) == ["a": 2, "b": 3, "c": 4])
+    }
+
+    @Test("a child's entry of a key its parent's override replaced is still a duplicate")
+    func childEntryOfReplacedKeyIsDuplicate() throws {
+        let parent = try Injector(
+            modules: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 1) }],
+            overrides: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 2) }])
+        #expect {
+            try parent.child(modules: [Bindings { $0.contribute(to: [String: Int].self, key: "a").to(instance: 3) }])
+                .getInstance([String: Int].self)
+        } throws: { error in
+            (error as? InjectionError)?.problems.contains { if case .duplicateBinding = $0.kind { true } else { false } } ?? false
+        }
+    }
+}

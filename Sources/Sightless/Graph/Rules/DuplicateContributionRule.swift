@@ -9,6 +9,25 @@ struct DuplicateContributionRule: GraphRule {
     struct Gathered {
         var recipes: [Recipe] = []
         var problems: [InjectionError.Problem] = []
+        /// The contributions each gathered collection holds, by collection: a map entry an
+        /// override replaced is not among them.
+        var kept: [AnyKey: [Contribution]] = [:]
+
+        /// `contributions` as the collections hold them: each gathered collection's kept
+        /// contributions, where its first contribution was, and any other contribution as it is.
+        /// What a child of the injector extends (`Composition.contributions`).
+        func held(_ contributions: [Contribution]) -> [Contribution] {
+            var held: [Contribution] = []
+            var placed: Set<AnyKey> = []
+            for contribution in contributions {
+                guard let kept = kept[contribution.collection] else {
+                    held.append(contribution)
+                    continue
+                }
+                if placed.insert(contribution.collection).inserted { held += kept }
+            }
+            return held
+        }
     }
 
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
@@ -85,6 +104,7 @@ struct DuplicateContributionRule: GraphRule {
                 kept.append(contribution)
             }
             gathered.recipes.append(first.gather(kept))
+            gathered.kept[collection] = kept
         }
         return gathered
     }
