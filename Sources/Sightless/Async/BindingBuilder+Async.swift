@@ -27,3 +27,11 @@ extension BindingBuilder {
         return scoped
     }
 }
+
+extension Recipe {
+    /// A provider binding that awaits.
+    static func awaitedProvider<Value, P: AsyncProvider>(_ key: Key<Value>, location: SourceLocation, provider: P) -> Recipe
+    where P.Value == Value {
+        awaitedClosure(key, location: location, source: .provider) { resolver in try await provider.provide(resolver) }
+    }
+}

@@ -29,7 +29,7 @@ struct ContributionName: Sendable {
         var identity = AnyKey.contributionMark + head + " to type " + Self.identity(of: collection)
         if let module { identity += " by type " + Self.identity(of: module) }
         identity += " at \(location)"
-        Self.recorded.set(self, for: identity)
+        Self.recorded.withLock { $0[identity] = self }
         return identity
     }
 
@@ -45,7 +45,7 @@ struct ContributionName: Sendable {
     /// The name of a contribution's key in full, or `nil` when `name` is no contribution's.
     static func written(_ name: String) -> String? {
         guard name.hasPrefix(AnyKey.contributionMark) else { return nil }
-        return recorded.value(for: name)?.written
+        return recorded.withLock { $0[name] }?.written
     }
 
     private var head: String {
@@ -57,5 +57,5 @@ struct ContributionName: Sendable {
     }
 
     /// Every contribution's name recorded in the process, by the key's name.
-    private static let recorded = LockedDictionary<String, ContributionName>()
+    private static let recorded = Locked<[String: ContributionName]>([:])
 }

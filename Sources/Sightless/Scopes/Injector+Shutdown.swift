@@ -55,30 +55,3 @@ extension Injector {
             .closeFailed(key: closing.key, error: String(describing: error)), path: [closing.key], underlying: error)
     }
 }
-
-extension Injector {
-    /// What this injector's shutdown, and its parents', reach: made on first use, registered
-    /// with the parent's.
-    var lifecycle: InjectorLifecycle { lifecycle(closingLate: true) }
-
-    /// The lifecycle, made now if there is none; `closingLate` for any caller but the shutdown.
-    func lifecycle(closingLate: Bool) -> InjectorLifecycle {
-        if let existing = scoped.existing { return existing }
-        let lifecycle = scoped.get { InjectorLifecycle(table: provided.isTemplateChild ? nil : nodes, parent: parent?.lifecycle) }
-        // Made by a request racing a shutdown of the injector, which found none to close: closed
-        // here, so that what a scope keeps from now on is sealed, and closed by its builder.
-        if closingLate, isShutDown.load(ordering: .sequentiallyConsistent) {
-            for closing in ClosingValue.once(lifecycle.close()) { try? closing.closeSynchronously() }
-        }
-        return lifecycle
-    }
-
-    /// `true` once this injector or one of its parents is shut down: it then makes no children,
-    /// and its requests throw ``InjectionError/Kind/injectorShutDown``.
-    @usableFromInline
-    var isShutDownInFamily: Bool {
-        // Recursive rather than a loop over a variable, which would retain each parent it held.
-        if isShutDown.load(ordering: .acquiring) { return true }
-        return graph.parent?.isShutDownInFamily ?? false
-    }
-}

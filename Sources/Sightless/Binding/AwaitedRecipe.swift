@@ -389,12 +389,6 @@ extension Recipe {
         })
     }
 
-    /// A provider binding that awaits.
-    static func awaitedProvider<Value, P: AsyncProvider>(_ key: Key<Value>, location: SourceLocation, provider: P) -> Recipe
-    where P.Value == Value {
-        awaitedClosure(key, location: location, source: .provider) { resolver in try await provider.provide(resolver) }
-    }
-
     /// The recipe of an ``Injectable`` type whose initializer is `async`: the initializer is
     /// awaited, then its properties are set and `awakeFromInjection()` is called.
     static func awaitedInjectable<T: Injectable>(
