@@ -248,6 +248,10 @@ enum KnownCause: String, CaseIterable, Sendable {
                 if listed.contains(.tupleForSeveralArguments) && tuple {
                     op = .withArguments(member: member, key: key, depth: 0, tuple: false, path: path)
                 }
+            case .lifecycle(.withChild(let parent, let spec, let id, _, _, _)):
+                specOf[id] = spec
+                parentOf[id] = parent
+                shut.insert(id)
             case .drop, .release:
                 break
             }
@@ -374,6 +378,7 @@ func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailu
             return failure
         }
         coverage?.record(actual, op)
+        if let coverage { MScenario.recordLifecycle(actual, in: coverage) }
         if expected.events.contains(where: { !$0.key.hasPrefix("awake:") && $0.value > 0 }) { coverage?.add("observed steps") }
         if !expected.mayBeAlive.isEmpty || !actual.alive.isEmpty { coverage?.add("liveness checks") }
     }
@@ -383,6 +388,7 @@ func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailu
         if model.events.contains(where: { $0.key.hasPrefix("awake:") }) { coverage.add("scenarios awaking values with properties") }
         if model.optionalValues > 0 { coverage.add("scenarios with an optional found") }
         if model.optionalNils > 0 { coverage.add("scenarios with an optional nil") }
+        MScenario.recordLifecycle(model, in: coverage)
     }
     let leaks = await library.tearDown()
     if !leaks.isEmpty {
@@ -418,6 +424,9 @@ func compare(_ expected: MRawStep, _ actual: MRawStep, step: Int, _ modelCanon: 
             let category = if case .error(let kind) = got { "error \(kind.id)" } else if case .error(let kind) = want { "no error \(kind.id)" } else { "value" }
             return ModelFailure(category: category, step: step, detail: "expected \(wanted), library gave \(gave)")
         }
+    }
+    if expected.lifecycle != actual.lifecycle {
+        return ModelFailure(category: "lifecycle", step: step, detail: "expected \(expected.lifecycle), library showed \(actual.lifecycle)")
     }
     if !expected.closesUnknown {
         let wanted = expected.closes.map { modelCanon.known($0.id).map { "#\($0)" } ?? "\($0.label)?" }
@@ -615,7 +624,8 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
             }
         }
     }
-    return result.map { KnownCause.sanitized($0) }
+    result += s.lifecycleShrinkCandidates
+    return result.map { KnownCause.sanitized($0).keepingEligibleFailures() }
 }
 
 // MARK: - The suite

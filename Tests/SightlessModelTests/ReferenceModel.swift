@@ -51,6 +51,9 @@ struct MRawStep: Sendable {
     var mayBeAlive: Set<Int> = []
     /// Anything else the library showed that the model says never happens.
     var violations: [String] = []
+    /// What the lifecycle shows (`Lifecycle.swift`), in order: the key of each build that failed
+    /// a request, what a shutdown threw, and how a `withChild` ended.
+    var lifecycle: [String] = []
 }
 
 struct ReferenceModel {
@@ -94,8 +97,19 @@ struct ReferenceModel {
     /// How many optional dependencies were found bound (a value) and not (`nil`).
     var optionalValues = 0
     var optionalNils = 0
+    /// How many of each binding's next builds throw (`MLifecycle.failures`), and the keys of the
+    /// builds that failed the step's requests so far.
+    var remainingFailures: [String: Int]
+    var failedRequests: [String] = []
+    /// How many values a `shutDown()` left open (they close with `await`), and how many builds
+    /// succeeded after their binding's failing ones.
+    var leftOpen = 0
+    var builtAfterFailing = 0
 
-    init(scenario: MScenario) { self.scenario = scenario }
+    init(scenario: MScenario) {
+        self.scenario = scenario
+        remainingFailures = scenario.lifecycle.failures
+    }
 
     // MARK: Steps
 
@@ -162,7 +176,11 @@ struct ReferenceModel {
             held = []
         case .shutDown(let member), .awaitShutDown(let member):
             guard members[member].map({ !$0.dropped }) == true else { break }
-            shutDown(member, closes: &step.closes)
+            var awaiting = false
+            if case .awaitShutDown = op { awaiting = true }
+            var failures: [String] = []
+            shutDown(member, awaiting: awaiting, closes: &step.closes, failures: &failures)
+            if !failures.isEmpty { step.lifecycle.append("closeFailed \(failures.joined(separator: ","))") }
             step.closesOrdered = step.closes.allSatisfy { instances[$0.id]?.orderedKeep ?? true }
         case .withArguments(let member, let key, let depth, let tuple, let path):
             guard members[member].map({ !$0.dropped }) == true else { break }
@@ -196,6 +214,8 @@ struct ReferenceModel {
             var closes: [(id: Int, label: String)] = []
             shutDown(member, closes: &closes)
             step.closesUnknown = true
+        case .lifecycle(let op):
+            performWithChild(op, step: &step)
         }
         finish(&step)
         return step
@@ -209,6 +229,7 @@ struct ReferenceModel {
     }
 
     private mutating func finish(_ step: inout MRawStep) {
+        step.lifecycle += takeFailedRequests()
         step.builds = builds
         step.events = events
         let (must, may) = liveness()
@@ -284,11 +305,17 @@ struct ReferenceModel {
         var building = Building()
         switch get(key, from: member, requester: member, sync: sync, frame: &frame, building: &building) {
         case .success(let id): return .value(tree(id))
-        case .failure(let failure): return .error(failure.kind)
+        case .failure(let failure):
+            if failure.kind == .initializerFailed, let key = failure.key { failedRequests.append(key) }
+            return .error(failure.kind)
         }
     }
 
-    struct Failure: Error { let kind: InjectionError.Kind }
+    struct Failure: Error {
+        let kind: InjectionError.Kind
+        /// The key of the build that threw (`initializerFailed`).
+        var key: String?
+    }
 
     /// What a request is building: the keys (`member.key`) whose builds are under way, and the
     /// values built so far (held by the builds that will take them).
@@ -347,6 +374,9 @@ struct ReferenceModel {
             }
             if isShutDown(compiler) { return .failure(Failure(kind: .injectorShutDown)) }
             let served: Result<Int, Failure>
+            // On the path of what it needs (`Failure.key`).
+            building.keys.append("\(compiler).\(MScenario.consumer)")
+            defer { building.keys.removeLast() }
             if let contextual = scenario.specs[members[compiler]!.spec].contextual {
                 served = produce(contextual.key, contextual, owner: compiler, requester: requester, sync: sync,
                                  frame: &frame, building: &building)
@@ -420,8 +450,18 @@ struct ReferenceModel {
                 }
                 switch get(key, from: view, requester: nextRequester, sync: depsSync, frame: &frame, building: &building) {
                 case .success(let child): children.append(child)
-                case .failure(let failure): return .failure(failure)
+                case .failure(let failure):
+                    // A property is set after the initializer returned: the value was built,
+                    // and is dropped unawoken, unheard.
+                    if isProperty && failure.kind == .initializerFailed { builds[binding.label, default: 0] += 1 }
+                    return .failure(failure)
                 }
+            }
+            // One of its first failing builds throws once its dependencies are built: what they
+            // kept stays kept, nothing of its own is kept, and observers hear nothing of it.
+            if buildFails(binding) {
+                let path = building.keys.map { frame in MScenario.pathName(String(frame.drop { $0 != "." }.dropFirst())) }
+                return .failure(Failure(kind: .initializerFailed, key: "\(key) path \(path.joined(separator: ">"))"))
             }
             value = newInstance(binding.label, children: children)
             building.values.insert(value)
@@ -438,6 +478,9 @@ struct ReferenceModel {
                 // A decorator's resolver is a closure's: the owner's for a kept value, else the
                 // injector the request is for.
                 let resolver = binding.scope.keeps || binding.scope == .weak ? owner : requester
+                // What it asks for is on the decorated key's path.
+                building.keys.append(frameKey)
+                defer { building.keys.removeLast() }
                 switch get(need, from: resolver, requester: resolver, sync: true, frame: &frame, building: &building) {
                 case .success(let other): held.append(other)
                 case .failure(let failure): return .failure(failure)
@@ -479,7 +522,7 @@ struct ReferenceModel {
 
     // MARK: Shutdown
 
-    private mutating func shutDown(_ member: Int, closes: inout [(id: Int, label: String)]) {
+    mutating func shutDown(_ member: Int, closes: inout [(id: Int, label: String)]) {
         guard let m = members[member], !m.shut else { return }
         // Its live children first, newest first.
         let alive = aliveMembers()
