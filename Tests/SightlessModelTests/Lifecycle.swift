@@ -118,12 +118,12 @@ extension MScenario {
         }
     }
 
-    /// Builds that fail their first times: of a synchronous binding that no eager singleton
-    /// reaches (an eager build that fails fails its injector's build, beyond this suite's
-    /// steps), nor a request racing another (which task's build fails depends on timing), nor
-    /// any value that needs await (an awaited request awaits what needs await first, in an order
-    /// the documentation leaves open, then builds the rest: which of the other dependencies are
-    /// built before the failure is not promised).
+    /// Builds that fail their first times: of a binding that no eager singleton reaches (an
+    /// eager build that fails fails its injector's build, beyond this suite's steps), nor a
+    /// request racing another (which task's build fails depends on timing), nor any value that
+    /// needs await, but an `async` build nothing else needs (an awaited request awaits what
+    /// needs await first, in an order the documentation leaves open, then builds the rest:
+    /// which of the other dependencies are built before the failure is not promised).
     private mutating func addFailures(random: inout SplitMix) {
         let excluded = failureExclusions
         for (_, binding) in lifecycleCandidates where !excluded.contains(binding.label) && random.chance(22) {
@@ -160,10 +160,23 @@ extension MScenario {
         for key in Set(raced) {
             for index in specs.indices { excluded.formUnion(reach(key, from: index).map(\.binding.label)) }
         }
+        // An `async` build that nothing else needs is awaited alone: what it needs is asked for
+        // in order inside it, as the model does; its own failure may be drawn.
+        var needed: Set<String> = ["a0"]
+        for spec in specs {
+            var declared: [MBinding] = spec.bindings + spec.overrides + spec.contributions
+            if let contextual = spec.contextual { declared.append(contextual) }
+            for binding in declared { needed.formUnion(binding.depKeys) }
+            needed.formUnion(spec.decorators.compactMap(\.needs))
+        }
         for index in specs.indices {
             for key in visibleKeys(from: index) {
                 let reached = reach(key, from: index)
-                if reached.contains(where: { $0.binding.kind.isAsync }) { excluded.formUnion(reached.map(\.binding.label)) }
+                guard reached.contains(where: { $0.binding.kind.isAsync }) else { continue }
+                let alone = { (found: (spec: Int, binding: MBinding)) in
+                    found.binding.key == key && found.binding.kind.isAsync && !needed.contains(key)
+                }
+                excluded.formUnion(reached.filter { !alone($0) }.map(\.binding.label))
             }
         }
         return excluded
@@ -228,6 +241,9 @@ extension MScenario {
         for close in lifecycle.closing.values where close != .closable { features.insert("close by \(close.rawValue)") }
         if !lifecycle.failingCloses.isEmpty { features.insert("close that throws") }
         if !lifecycle.failures.isEmpty { features.insert("build that fails, then succeeds") }
+        if lifecycle.failures.keys.contains(where: { key in specs.contains { $0.binding(key)?.kind.isAsync == true } }) {
+            features.insert("async build that fails, then succeeds")
+        }
         if lifecycle.failures.keys.contains(where: { key in specs.contains { $0.isTemplate && $0.binding(key) != nil } }) {
             features.insert("build that fails in a template")
         }
