@@ -23,10 +23,17 @@ import Testing
 // Lazy or a Factory, and keys taking creation-time arguments; and a sequence of steps: requests
 // through every path (getInstance, await instance, a main-actor request, Lazy.get / lazy.value,
 // Factory.make / factory.instance), tasks requesting at once, children and template children
-// made and dropped, held values released, shutdowns, and shutdowns racing requests.
+// made and dropped, held values released, shutdowns, and shutdowns racing requests. The
+// lifecycle (`Lifecycle.swift`) adds kept values closed by `AsyncClosable` or by `onShutdown`
+// closers (awaiting or not), closes that throw, builds that throw their first times and succeed
+// later, `withChild` of a template or a plain child (synchronous and `async`, a body that
+// throws), and synchronous requests over eager singletons `Injector.start` awaited.
 // `ReferenceModel.swift` predicts, from the documentation alone, what each step shows: every
 // value's structure and which results are one instance, the builds per key, what each observer
-// heard, the closes of a shutdown and their order, what is alive, and each error kind.
+// heard, the closes of a shutdown and their order (which a synchronous shutdown leaves open),
+// what is alive, each error kind, the key and path of a build that threw, what a shutdown or a
+// `withChild` threw (`closeFailed` with its keys in order, or the body's error), and that the
+// child is current in a `withChild` body.
 // `LibraryRunner.swift` runs the same steps on the library, through its public API only. After
 // each step the two must agree; each scenario runs under a deadline (a hang fails with its
 // seed); when the family is dropped, nothing it built may stay alive. A failure is shrunk (steps

@@ -11,7 +11,9 @@ import Sightless
 // its resolver, the injector the request is for (a child's overrides replace its parent's
 // bindings there), or for a value a scope keeps, its owner. A shutdown closes the member's live
 // children first, newest first (a template's child counts from when it first keeps a value or
-// makes a child), then its own kept values, newest first.
+// makes a child), then its own kept values, newest first: `awaitShutDown()` every one,
+// `shutDown()` all but those that close with `await` (an `AsyncClosable`, an awaiting closer),
+// which it leaves open (`Lifecycle.swift`). A build that throws keeps nothing of its own.
 
 /// A value as a tree: what built it (`label`), its identity on its side (`id`: a model number,
 /// or a node's serial), and what it holds.
