@@ -828,6 +828,7 @@ struct LibraryRunner {
     }
 
     private func finish(_ step: inout MRawStep) {
+        step.violations += closeFailedOrderViolations(step)
         step.builds = log.builds
         step.events = log.events
         step.alive = Set(log.alive().keys)

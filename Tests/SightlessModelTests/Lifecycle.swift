@@ -466,6 +466,26 @@ extension MModule {
     }
 }
 
+/// A step's lifecycle records as compared: when the order of the step's closes is not
+/// determined (values kept by builds `Injector.start` ran at once), the keys a `closeFailed`
+/// lists are compared as a set; the runner checks their order against its closes.
+func lifecycleRecords(_ records: [String], ordered: Bool) -> [String] {
+    guard !ordered else { return records }
+    return records.map { record in
+        guard record.hasPrefix("closeFailed ") else { return record }
+        return "closeFailed " + record.dropFirst("closeFailed ".count).split(separator: ",").sorted().joined(separator: ",")
+    }
+}
+
+/// A violation when a `closeFailed` record does not list its keys in the order of the closes.
+func closeFailedOrderViolations(_ step: MRawStep) -> [String] {
+    step.lifecycle.filter { $0.hasPrefix("closeFailed ") }.compactMap { record in
+        let listed = record.dropFirst("closeFailed ".count).split(separator: ",").map(String.init)
+        let closed = step.closes.map(\.label).filter { listed.contains($0) }
+        return closed == listed ? nil : "\(record): the failures are not listed in the order of the closes \(closed)"
+    }
+}
+
 /// What a failed request shows beyond its kind: the key of the build that threw.
 func lifecycleRecord(of error: InjectionError) -> String? {
     guard error.kind == .initializerFailed else { return nil }

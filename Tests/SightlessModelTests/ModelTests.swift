@@ -432,7 +432,7 @@ func compare(_ expected: MRawStep, _ actual: MRawStep, step: Int, _ modelCanon: 
             return ModelFailure(category: category, step: step, detail: "expected \(wanted), library gave \(gave)")
         }
     }
-    if expected.lifecycle != actual.lifecycle {
+    if lifecycleRecords(expected.lifecycle, ordered: expected.closesOrdered) != lifecycleRecords(actual.lifecycle, ordered: expected.closesOrdered) {
         return ModelFailure(category: "lifecycle", step: step, detail: "expected \(expected.lifecycle), library showed \(actual.lifecycle)")
     }
     if !expected.closesUnknown {

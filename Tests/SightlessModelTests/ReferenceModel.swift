@@ -422,6 +422,7 @@ struct ReferenceModel {
         // Factory): a cycle.
         if building.keys.contains(frameKey) { return .failure(Failure(kind: .cyclicDependency)) }
         var value: Int
+        var heard: [String] = []
         if binding.kind == .instance {
             value = members[owner]!.instances[key]!
         } else {
@@ -471,8 +472,7 @@ struct ReferenceModel {
             if !binding.props.isEmpty { events["awake:\(binding.label)", default: 0] += 1 }
             // A contribution's key is the library's own: the observers' record leaves it out.
             let spec = scenario.specs[members[owner]!.spec]
-            let observed = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
-            for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
+            heard = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
             var held = [value]
@@ -491,6 +491,9 @@ struct ReferenceModel {
             value = newInstance("dec\(decorator.id)", children: held)
             building.values.insert(value)
         }
+        // Observers hear a build after its decorators (its duration includes them): a build whose
+        // decorator failed is not heard.
+        for observer in heard { events["\(observer):\(key)", default: 0] += 1 }
         switch binding.scope {
         case .singleton, .custom, .eager:
             members[owner]!.kept[key] = value
