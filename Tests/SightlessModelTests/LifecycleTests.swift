@@ -81,6 +81,23 @@ struct LifecycleTests {
         #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
     }
 
+    @Test("observers hear a build after its decorators: a build whose decorator's need threw is not heard")
+    func buildWithFailedDecoratorIsNotHeard() async {
+        var scenario = MScenario(seed: 0, specs: [MSpec(name: "root", bindings: [
+            MBinding(key: "a0", kind: .closure, scope: .unscoped, deps: []),
+            MBinding(key: "a1", kind: .provider, scope: .unscoped, deps: []),
+        ], decorators: [MDecorator(key: "a1", id: 1, needs: "a0")], observes: true)], startRoot: false,
+                                 ops: [.request(member: 0, key: "a1", path: .sync, hold: false),
+                                       .request(member: 0, key: "a1", path: .sync, hold: false)])
+        scenario.lifecycle.failures = ["a0": 1]
+        let (steps, failure) = await run(scenario)
+        #expect(steps[1].lifecycle == ["initializerFailed a0 path a1>a0"])
+        #expect(steps[1].builds == ["a1": 1])
+        #expect(steps[1].events.isEmpty)
+        #expect(steps[2].events == ["root:a0": 1, "root:a1": 1])
+        #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+    }
+
     /// A template keeping `t0`, an `AsyncClosable` whose close may throw; a `withChild` of it.
     private func withChild(isAsync: Bool, bodyThrows: Bool = false, failing: Bool = false) -> MScenario {
         var scenario = MScenario(seed: 0, specs: [
