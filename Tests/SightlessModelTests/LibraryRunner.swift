@@ -61,6 +61,8 @@ final class MLog: Sendable {
     }
 
     private let state = Locked(State())
+    /// The lifecycle declarations the values read, and the builds that failed.
+    let lifecycle = MLifecycleLog()
 
     func nextSerial(_ label: String) -> Int {
         state.withLock { state in
@@ -136,16 +138,21 @@ class MNode: @unchecked Sendable {
         log.track(self)
     }
 
-    /// A node that is `Closable`.
-    static func make(_ label: String, _ deps: [MNode], _ log: MLog) -> MNode { ClosingNode(label, deps, log) }
+    /// A node that is `Closable`, or `AsyncClosable` when its binding's values close so.
+    static func make(_ label: String, _ deps: [MNode], _ log: MLog) -> MNode {
+        log.lifecycle.close(of: label) == .asyncClosable ? AsyncClosingNode(label, deps, log) : ClosingNode(label, deps, log)
+    }
 
-    func close() { log.closed(self) }
+    /// Records a close, and throws when the binding's close throws.
+    func recordClose() throws { try log.lifecycle.close(self) }
 
     var tree: MTree { MTree(label: label, id: serial, children: deps.map(\.tree)) }
     var all: [MNode] { [self] + deps.flatMap(\.all) }
 }
 
-final class ClosingNode: MNode, Closable, @unchecked Sendable {}
+final class ClosingNode: MNode, Closable, @unchecked Sendable {
+    func close() throws { try recordClose() }
+}
 
 /// A type nothing binds that declares itself a singleton: built just in time, the family's
 /// wherever it is first reached. It needs the root's `MLog`, so that its node is recorded.
@@ -154,7 +161,7 @@ final class JitShared: Injectable, Closable, Sendable {
     init(log: MLog) { node = MNode.make(MScenario.jit.key, [], log) }
     static let initializer = Initializer(JitShared.init(log:))
     static var scope: Scope { .singleton }
-    func close() { node.close() }
+    func close() throws { try node.recordClose() }
 }
 
 /// An unscoped type nothing binds that needs `a0`: contextual bindings serve it.
@@ -291,7 +298,9 @@ final class PNode<Code: MCode>: MNode, Injectable, MPropertiesNode, @unchecked S
     }
 }
 
-extension PNode: Closable where Code: MKept {}
+extension PNode: Closable where Code: MKept {
+    func close() throws { try recordClose() }
+}
 
 /// The name of the key a binding with properties binds its type under, in its spec's modules
 /// (the key of the scenario is an alias of it): `key@spec`, `'` for an override's.
@@ -380,7 +389,7 @@ struct SyncMaker: Provider {
     func provide(_ resolver: Resolver) throws -> MNode {
         var nodes: [MNode] = []
         for dep in deps { if let found = try syncDependency(resolver, dep) { nodes.append(found) } }
-        return MNode.make(label, nodes, log)
+        return try MNode.build(label, nodes, log)
     }
 }
 
@@ -392,7 +401,7 @@ struct AsyncMaker: AsyncProvider {
         var nodes: [MNode] = []
         for dep in deps { if let found = try await awaitedDependency(resolver, dep) { nodes.append(found) } }
         await Task.yield()
-        return MNode.make(label, nodes, log)
+        return try MNode.build(label, nodes, log)
     }
 }
 
@@ -487,13 +496,13 @@ struct MModule: Module {
             builder = start.to(Initializer<MNode>(names.map(slot)) { arguments in
                 var nodes: [MNode] = []
                 for (index, name) in names.enumerated() { if let found = try node(arguments, at: index, key: name) { nodes.append(found) } }
-                return MNode.make(label, nodes, log)
+                return try MNode.build(label, nodes, log)
             })
         case .closure:
             builder = start.to { (resolver: Resolver) throws -> MNode in
                 var nodes: [MNode] = []
                 for dep in deps { if let found = try syncDependency(resolver, dep) { nodes.append(found) } }
-                return MNode.make(label, nodes, log)
+                return try MNode.build(label, nodes, log)
             }
         case .provider:
             builder = start.to(provider: SyncMaker(label: label, deps: deps, log: log))
@@ -502,14 +511,14 @@ struct MModule: Module {
                 var nodes: [MNode] = []
                 for dep in deps { if let found = try await awaitedDependency(resolver, dep) { nodes.append(found) } }
                 await Task.yield()
-                return MNode.make(label, nodes, log)
+                return try MNode.build(label, nodes, log)
             }
         case .asyncProvider:
             builder = start.to(provider: AsyncMaker(label: label, deps: deps, log: log))
         case .asyncInitializer:
             builder = start.to(asyncInitializer(label: label, deps: deps, log: log))
         }
-        if binding.scope != .unscoped { builder.in(binding.scope.scope) }
+        if binding.scope != .unscoped { addCloser(binding, builder.in(binding.scope.scope)) }
     }
 
     private func decorateAndObserve(_ binder: Binder) {
@@ -564,21 +573,21 @@ private func asyncInitializer(label: String, deps: [String], log: MLog) -> Initi
     case 0:
         return Initializer<MNode>({ () async throws -> MNode in
             await Task.yield()
-            return MNode.make(label, [], log)
+            return try MNode.build(label, [], log)
         })
     case 1 where split[0].via == .lazy:
         return Initializer<MNode>({ (other: Lazy<MNode>) async throws -> MNode in
-            MNode.make(label, [try await other.value], log)
+            try MNode.build(label, [try await other.value], log)
         }, .named(split[0].key))
     case 1:
         return Initializer<MNode>({ (other: MNode) async throws -> MNode in
             await Task.yield()
-            return MNode.make(label, [other], log)
+            return try MNode.build(label, [other], log)
         }, .named(split[0].key))
     default:
         return Initializer<MNode>({ (first: MNode, second: MNode) async throws -> MNode in
             await Task.yield()
-            return MNode.make(label, [first, second], log)
+            return try MNode.build(label, [first, second], log)
         }, .named(split[0].key), .named(split[1].key))
     }
 }
@@ -642,6 +651,7 @@ struct LibraryRunner {
 
     mutating func setUp() async -> MRawStep {
         var step = MRawStep()
+        log.lifecycle.declare(scenario.lifecycle)
         do {
             let (rootModules, rootOverrides) = modules(0)
             let root = scenario.startRoot ? try await Injector.start(modules: rootModules, overrides: rootOverrides)
@@ -733,7 +743,7 @@ struct LibraryRunner {
 
     /// The outcome of a request; `racing`: made while a shutdown ran, so that what it got may
     /// have been closed after it got it.
-    private func outcome(_ result: Result<Fetched, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
+    func outcome(_ result: Result<Fetched, InjectionError>, _ step: inout MRawStep, racing: Bool = false) -> MOutcome {
         switch result {
         case .success(let fetched):
             for part in fetched.nodes.flatMap(\.all) where !racing && log.isClosed(part.serial) {
@@ -741,6 +751,7 @@ struct LibraryRunner {
             }
             return .value(fetched.tree)
         case .failure(let error):
+            if let record = lifecycleRecord(of: error) { step.lifecycle.append(record) }
             return .error(error.kind)
         }
     }
@@ -783,7 +794,7 @@ struct LibraryRunner {
         case .shutDown(let member):
             guard let injector = members[member] else { break }
             _ = log.takeCloses()
-            do { try injector.shutDown() } catch { step.violations.append("shutDown threw \(error.kind)") }
+            do { try injector.shutDown() } catch { step.lifecycle.append(shutdownRecord(of: error)) }
             step.closes = log.takeCloses()
         case .withArguments(let member, let key, let depth, let tuple, let path):
             guard let injector = members[member] else { break }
@@ -792,7 +803,7 @@ struct LibraryRunner {
         case .awaitShutDown(let member):
             guard let injector = members[member] else { break }
             _ = log.takeCloses()
-            do { try await injector.awaitShutDown() } catch { step.violations.append("awaitShutDown threw \(error.kind)") }
+            do { try await injector.awaitShutDown() } catch { step.lifecycle.append(shutdownRecord(of: error)) }
             step.closes = log.takeCloses()
         case .shutDownDuring(let member, let key, let count, let path):
             guard let injector = members[member] else { break }
@@ -809,12 +820,15 @@ struct LibraryRunner {
             for result in results { step.outcomes.append(outcome(result, &step, racing: true)) }
             step.closesUnknown = true
             _ = log.takeCloses()
+        case .lifecycle(let op):
+            await performWithChild(op, step: &step)
         }
         finish(&step)
         return step
     }
 
     private func finish(_ step: inout MRawStep) {
+        step.violations += closeFailedOrderViolations(step)
         step.builds = log.builds
         step.events = log.events
         step.alive = Set(log.alive().keys)

@@ -23,10 +23,17 @@ import Testing
 // Lazy or a Factory, and keys taking creation-time arguments; and a sequence of steps: requests
 // through every path (getInstance, await instance, a main-actor request, Lazy.get / lazy.value,
 // Factory.make / factory.instance), tasks requesting at once, children and template children
-// made and dropped, held values released, shutdowns, and shutdowns racing requests.
+// made and dropped, held values released, shutdowns, and shutdowns racing requests. The
+// lifecycle (`Lifecycle.swift`) adds kept values closed by `AsyncClosable` or by `onShutdown`
+// closers (awaiting or not), closes that throw, builds that throw their first times and succeed
+// later, `withChild` of a template or a plain child (synchronous and `async`, a body that
+// throws), and synchronous requests over eager singletons `Injector.start` awaited.
 // `ReferenceModel.swift` predicts, from the documentation alone, what each step shows: every
 // value's structure and which results are one instance, the builds per key, what each observer
-// heard, the closes of a shutdown and their order, what is alive, and each error kind.
+// heard, the closes of a shutdown and their order (which a synchronous shutdown leaves open),
+// what is alive, each error kind, the key and path of a build that threw, what a shutdown or a
+// `withChild` threw (`closeFailed` with its keys in order, or the body's error), and that the
+// child is current in a `withChild` body.
 // `LibraryRunner.swift` runs the same steps on the library, through its public API only. After
 // each step the two must agree; each scenario runs under a deadline (a hang fails with its
 // seed); when the family is dropped, nothing it built may stay alive. A failure is shrunk (steps
@@ -248,6 +255,10 @@ enum KnownCause: String, CaseIterable, Sendable {
                 if listed.contains(.tupleForSeveralArguments) && tuple {
                     op = .withArguments(member: member, key: key, depth: 0, tuple: false, path: path)
                 }
+            case .lifecycle(.withChild(let parent, let spec, let id, _, _, _)):
+                specOf[id] = spec
+                parentOf[id] = parent
+                shut.insert(id)
             case .drop, .release:
                 break
             }
@@ -374,6 +385,7 @@ func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailu
             return failure
         }
         coverage?.record(actual, op)
+        if let coverage { MScenario.recordLifecycle(actual, in: coverage) }
         if expected.events.contains(where: { !$0.key.hasPrefix("awake:") && $0.value > 0 }) { coverage?.add("observed steps") }
         if !expected.mayBeAlive.isEmpty || !actual.alive.isEmpty { coverage?.add("liveness checks") }
     }
@@ -383,6 +395,7 @@ func check(_ scenario: MScenario, coverage: Coverage? = nil) async -> ModelFailu
         if model.events.contains(where: { $0.key.hasPrefix("awake:") }) { coverage.add("scenarios awaking values with properties") }
         if model.optionalValues > 0 { coverage.add("scenarios with an optional found") }
         if model.optionalNils > 0 { coverage.add("scenarios with an optional nil") }
+        MScenario.recordLifecycle(model, in: coverage)
     }
     let leaks = await library.tearDown()
     if !leaks.isEmpty {
@@ -418,6 +431,9 @@ func compare(_ expected: MRawStep, _ actual: MRawStep, step: Int, _ modelCanon: 
             let category = if case .error(let kind) = got { "error \(kind.id)" } else if case .error(let kind) = want { "no error \(kind.id)" } else { "value" }
             return ModelFailure(category: category, step: step, detail: "expected \(wanted), library gave \(gave)")
         }
+    }
+    if lifecycleRecords(expected.lifecycle, ordered: expected.closesOrdered) != lifecycleRecords(actual.lifecycle, ordered: expected.closesOrdered) {
+        return ModelFailure(category: "lifecycle", step: step, detail: "expected \(expected.lifecycle), library showed \(actual.lifecycle)")
     }
     if !expected.closesUnknown {
         let wanted = expected.closes.map { modelCanon.known($0.id).map { "#\($0)" } ?? "\($0.label)?" }
@@ -615,7 +631,8 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
             }
         }
     }
-    return result.map { KnownCause.sanitized($0) }
+    result += s.lifecycleShrinkCandidates
+    return result.map { KnownCause.sanitized($0).keepingEligibleFailures() }
 }
 
 // MARK: - The suite

@@ -87,6 +87,7 @@ extension MScenario {
             var scenario = mutated.0
             let change = mutated.1
             scenario.ops = []
+            scenario.lifecycle = MLifecycle()
             // Only a mutation whose outcome the rules state is kept, and none whose outcome
             // a listed defect changes.
             let structure = MStructure(scenario: scenario)

@@ -11,7 +11,9 @@ import Sightless
 // its resolver, the injector the request is for (a child's overrides replace its parent's
 // bindings there), or for a value a scope keeps, its owner. A shutdown closes the member's live
 // children first, newest first (a template's child counts from when it first keeps a value or
-// makes a child), then its own kept values, newest first.
+// makes a child), then its own kept values, newest first: `awaitShutDown()` every one,
+// `shutDown()` all but those that close with `await` (an `AsyncClosable`, an awaiting closer),
+// which it leaves open (`Lifecycle.swift`). A build that throws keeps nothing of its own.
 
 /// A value as a tree: what built it (`label`), its identity on its side (`id`: a model number,
 /// or a node's serial), and what it holds.
@@ -51,6 +53,9 @@ struct MRawStep: Sendable {
     var mayBeAlive: Set<Int> = []
     /// Anything else the library showed that the model says never happens.
     var violations: [String] = []
+    /// What the lifecycle shows (`Lifecycle.swift`), in order: the key of each build that failed
+    /// a request, what a shutdown threw, and how a `withChild` ended.
+    var lifecycle: [String] = []
 }
 
 struct ReferenceModel {
@@ -94,8 +99,19 @@ struct ReferenceModel {
     /// How many optional dependencies were found bound (a value) and not (`nil`).
     var optionalValues = 0
     var optionalNils = 0
+    /// How many of each binding's next builds throw (`MLifecycle.failures`), and the keys of the
+    /// builds that failed the step's requests so far.
+    var remainingFailures: [String: Int]
+    var failedRequests: [String] = []
+    /// How many values a `shutDown()` left open (they close with `await`), and how many builds
+    /// succeeded after their binding's failing ones.
+    var leftOpen = 0
+    var builtAfterFailing = 0
 
-    init(scenario: MScenario) { self.scenario = scenario }
+    init(scenario: MScenario) {
+        self.scenario = scenario
+        remainingFailures = scenario.lifecycle.failures
+    }
 
     // MARK: Steps
 
@@ -162,7 +178,11 @@ struct ReferenceModel {
             held = []
         case .shutDown(let member), .awaitShutDown(let member):
             guard members[member].map({ !$0.dropped }) == true else { break }
-            shutDown(member, closes: &step.closes)
+            var awaiting = false
+            if case .awaitShutDown = op { awaiting = true }
+            var failures: [String] = []
+            shutDown(member, awaiting: awaiting, closes: &step.closes, failures: &failures)
+            if !failures.isEmpty { step.lifecycle.append("closeFailed \(failures.joined(separator: ","))") }
             step.closesOrdered = step.closes.allSatisfy { instances[$0.id]?.orderedKeep ?? true }
         case .withArguments(let member, let key, let depth, let tuple, let path):
             guard members[member].map({ !$0.dropped }) == true else { break }
@@ -196,6 +216,8 @@ struct ReferenceModel {
             var closes: [(id: Int, label: String)] = []
             shutDown(member, closes: &closes)
             step.closesUnknown = true
+        case .lifecycle(let op):
+            performWithChild(op, step: &step)
         }
         finish(&step)
         return step
@@ -209,6 +231,7 @@ struct ReferenceModel {
     }
 
     private mutating func finish(_ step: inout MRawStep) {
+        step.lifecycle += takeFailedRequests()
         step.builds = builds
         step.events = events
         let (must, may) = liveness()
@@ -284,11 +307,17 @@ struct ReferenceModel {
         var building = Building()
         switch get(key, from: member, requester: member, sync: sync, frame: &frame, building: &building) {
         case .success(let id): return .value(tree(id))
-        case .failure(let failure): return .error(failure.kind)
+        case .failure(let failure):
+            if failure.kind == .initializerFailed, let key = failure.key { failedRequests.append(key) }
+            return .error(failure.kind)
         }
     }
 
-    struct Failure: Error { let kind: InjectionError.Kind }
+    struct Failure: Error {
+        let kind: InjectionError.Kind
+        /// The key of the build that threw (`initializerFailed`).
+        var key: String?
+    }
 
     /// What a request is building: the keys (`member.key`) whose builds are under way, and the
     /// values built so far (held by the builds that will take them).
@@ -347,6 +376,9 @@ struct ReferenceModel {
             }
             if isShutDown(compiler) { return .failure(Failure(kind: .injectorShutDown)) }
             let served: Result<Int, Failure>
+            // On the path of what it needs (`Failure.key`).
+            building.keys.append("\(compiler).\(MScenario.consumer)")
+            defer { building.keys.removeLast() }
             if let contextual = scenario.specs[members[compiler]!.spec].contextual {
                 served = produce(contextual.key, contextual, owner: compiler, requester: requester, sync: sync,
                                  frame: &frame, building: &building)
@@ -390,6 +422,7 @@ struct ReferenceModel {
         // Factory): a cycle.
         if building.keys.contains(frameKey) { return .failure(Failure(kind: .cyclicDependency)) }
         var value: Int
+        var heard: [String] = []
         if binding.kind == .instance {
             value = members[owner]!.instances[key]!
         } else {
@@ -420,8 +453,18 @@ struct ReferenceModel {
                 }
                 switch get(key, from: view, requester: nextRequester, sync: depsSync, frame: &frame, building: &building) {
                 case .success(let child): children.append(child)
-                case .failure(let failure): return .failure(failure)
+                case .failure(let failure):
+                    // A property is set after the initializer returned: the value was built,
+                    // and is dropped unawoken, unheard.
+                    if isProperty && failure.kind == .initializerFailed { builds[binding.label, default: 0] += 1 }
+                    return .failure(failure)
                 }
+            }
+            // One of its first failing builds throws once its dependencies are built: what they
+            // kept stays kept, nothing of its own is kept, and observers hear nothing of it.
+            if buildFails(binding) {
+                let path = building.keys.map { frame in MScenario.pathName(String(frame.drop { $0 != "." }.dropFirst())) }
+                return .failure(Failure(kind: .initializerFailed, key: "\(key) path \(path.joined(separator: ">"))"))
             }
             value = newInstance(binding.label, children: children)
             building.values.insert(value)
@@ -429,8 +472,7 @@ struct ReferenceModel {
             if !binding.props.isEmpty { events["awake:\(binding.label)", default: 0] += 1 }
             // A contribution's key is the library's own: the observers' record leaves it out.
             let spec = scenario.specs[members[owner]!.spec]
-            let observed = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
-            for observer in observed { events["\(observer):\(key)", default: 0] += 1 }
+            heard = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
             var held = [value]
@@ -438,6 +480,9 @@ struct ReferenceModel {
                 // A decorator's resolver is a closure's: the owner's for a kept value, else the
                 // injector the request is for.
                 let resolver = binding.scope.keeps || binding.scope == .weak ? owner : requester
+                // What it asks for is on the decorated key's path.
+                building.keys.append(frameKey)
+                defer { building.keys.removeLast() }
                 switch get(need, from: resolver, requester: resolver, sync: true, frame: &frame, building: &building) {
                 case .success(let other): held.append(other)
                 case .failure(let failure): return .failure(failure)
@@ -446,6 +491,9 @@ struct ReferenceModel {
             value = newInstance("dec\(decorator.id)", children: held)
             building.values.insert(value)
         }
+        // Observers hear a build after its decorators (its duration includes them): a build whose
+        // decorator failed is not heard.
+        for observer in heard { events["\(observer):\(key)", default: 0] += 1 }
         switch binding.scope {
         case .singleton, .custom, .eager:
             members[owner]!.kept[key] = value
@@ -479,7 +527,7 @@ struct ReferenceModel {
 
     // MARK: Shutdown
 
-    private mutating func shutDown(_ member: Int, closes: inout [(id: Int, label: String)]) {
+    mutating func shutDown(_ member: Int, closes: inout [(id: Int, label: String)]) {
         guard let m = members[member], !m.shut else { return }
         // Its live children first, newest first.
         let alive = aliveMembers()

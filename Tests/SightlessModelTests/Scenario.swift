@@ -180,12 +180,15 @@ enum MOp: Sendable, Equatable {
     /// closure of an `Int` that asks its resolver for `r` with `n - 1` down to 0 (`depth`), or
     /// `d`, an initializer of two `Dynamic` arguments, passed as two values or as one tuple.
     case withArguments(member: Int, key: String, depth: Int, tuple: Bool, path: MPath)
+    /// A lifecycle step (`Lifecycle.swift`).
+    case lifecycle(MLifecycleOp)
 
     var member: Int? {
         switch self {
         case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m), .awaitShutDown(let m),
              .shutDownDuring(let m, _, _, _), .withArguments(let m, _, _, _, _): m
         case .makeChild(let parent, _, _): parent
+        case .lifecycle(let op): op.parent
         case .release: nil
         }
     }
@@ -197,6 +200,8 @@ struct MScenario: Sendable {
     /// Whether the root is built with `Injector.start` (required when an eager singleton needs await).
     var startRoot: Bool
     var ops: [MOp]
+    /// How kept values close, which closes throw, which builds fail first (`Lifecycle.swift`).
+    var lifecycle = MLifecycle()
 }
 
 // MARK: - Facts about a family, used by the generator, the model and the runner
@@ -357,6 +362,7 @@ extension MScenario {
             startRoot = true
         }
         generateOps(random: &random)
+        addLifecycle(seed: seed)
         self = KnownCause.sanitized(self)
     }
 
@@ -722,6 +728,7 @@ extension MOp: CustomStringConvertible {
         case .withArguments(let m, let key, let depth, let tuple, let path):
             key == "r" ? "request r with argument \(depth) from m\(m) via \(path.rawValue)"
                 : "request d with arguments \(tuple ? "(1, \"x\") as one tuple" : "1, \"x\"") from m\(m) via \(path.rawValue)"
+        case .lifecycle(let op): op.description
         }
     }
 }
@@ -744,6 +751,7 @@ extension MScenario: CustomStringConvertible {
                 lines.append("    decorate \(decorator.key) with dec\(decorator.id)\(decorator.needs.map { ", which asks its resolver for \($0)" } ?? "")")
             }
         }
+        lines += lifecycleDescription
         lines.append("  steps (m0 is the root):")
         for (index, op) in ops.enumerated() { lines.append("    \(index + 1). \(op)") }
         return lines.joined(separator: "\n")
