@@ -157,8 +157,18 @@ extension MScenario {
             default: break
             }
         }
-        for key in Set(raced) {
-            for index in specs.indices { excluded.formUnion(reach(key, from: index).map(\.binding.label)) }
+        // What a raced key reaches from any member: a closure's or a provider's dependencies are
+        // found from the member whose resolver it is handed (the requesting child's, which may
+        // bind what the closure's own spec does not), so each is followed from every spec.
+        var racedKeys = Set(raced)
+        var frontier = Array(racedKeys)
+        while let key = frontier.popLast() {
+            for index in specs.indices {
+                for found in reach(key, from: index) {
+                    excluded.insert(found.binding.label)
+                    for dep in found.binding.depKeys where racedKeys.insert(dep).inserted { frontier.append(dep) }
+                }
+            }
         }
         // An `async` build that nothing else needs is awaited alone: what it needs is asked for
         // in order inside it, as the model does; its own failure may be drawn.
