@@ -122,7 +122,7 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// the scenario's key an alias of its type) was refused as `closableNotKept`
     /// (`scopeConflict`), as if the alias were a value built around it, even when nothing but a
     /// request took the alias, or when the alias was a singleton that keeps and closes it.
-    /// Found by this suite, fixed in `ScopeRule.isInjectedAtOnce`, and tested there
+    /// Found by this suite, fixed in `ScopeRule.injectedAtOnce(in:)`, and tested there
     /// (`ScopeRuleTests`); the runner now makes a type with properties `Closable` only when
     /// its binding keeps it until shutdown, in the type's scope, so the scenario no longer
     /// reaches the rule's case: it stays as a check that such a binding builds.

@@ -9,9 +9,14 @@ struct ScopeRule: GraphRule {
     func check(_ input: RuleInput) -> [InjectionError.Problem] {
         let graph = input.graph
         var problems: [InjectionError.Problem] = []
+        // Whether a value is `Closable` changes the outcome only for a node injected at once:
+        // each node is told that first, from one pass over the edges, so that the runtime's
+        // conformance lookups (a first one scans every conformance record of the process) are
+        // asked only of the types that answer can refuse.
+        let injectedAtOnce = Self.injectedAtOnce(in: graph)
         for index in graph.nodes.indices {
             guard let recipe = graph.nodes[index].recipe else {
-                if let scope = Self.unkeptClosableScope(ofParentNode: index, in: input), Self.isInjectedAtOnce(index, in: graph) {
+                if injectedAtOnce[index], let scope = Self.unkeptClosableScope(ofParentNode: index, in: input) {
                     problems.append(InjectionError.Problem(
                         .closableNotKept(key: graph.nodes[index].key, scope: scope), path: graph.path(to: index)))
                 }
@@ -28,7 +33,7 @@ struct ScopeRule: GraphRule {
                 problems.append(InjectionError.Problem(
                     .closerNotKept(key: graph.nodes[index].key, scope: recipe.scope.name),
                     path: graph.path(to: index), location: recipe.location))
-            } else if Self.buildsUnkeptClosable(recipe), Self.isInjectedAtOnce(index, in: graph) {
+            } else if injectedAtOnce[index], Self.buildsUnkeptClosable(recipe) {
                 problems.append(InjectionError.Problem(
                     .closableNotKept(key: graph.nodes[index].key, scope: recipe.scope.name),
                     path: graph.path(to: index), location: recipe.location ?? recipe.buildLocation))
@@ -49,24 +54,38 @@ struct ScopeRule: GraphRule {
             return buildsUnkeptClosable(recipe) ? recipe.scope.name : nil
         }
         let type = vertex.key.type
-        guard vertex.key.name == nil, type is any Closable.Type || type is any AsyncClosable.Type,
+        guard vertex.key.name == nil, isClosable(type),
               let declared = (type as? any Injectable.Type)?.scope, declared.strategy.lifetime < .injector else { return nil }
         return declared.name
     }
 
-    /// Whether a value the injector builds takes `node`'s value at once: an edge to it that is
-    /// not a `Lazy` or `Factory`. An alias builds no value: what takes the alias at once takes
-    /// the value, unless the alias keeps it until shutdown, which closes it.
-    static func isInjectedAtOnce(_ node: Int, in graph: BindingGraph) -> Bool {
-        var pending = [node]
-        var seen: Set<Int> = [node]
-        while let current = pending.popLast() {
-            for (index, vertex) in graph.nodes.enumerated() where vertex.edges.contains(where: { $0.target == current && !$0.isDeferred }) {
-                guard let recipe = vertex.recipe, case .alias = recipe.source else { return true }
-                if recipe.scope.strategy.lifetime < .injector, seen.insert(index).inserted { pending.append(index) }
+    /// For each node, whether a value the injector builds takes its value at once: an edge to
+    /// it that is not a `Lazy` or `Factory`. An alias builds no value: what takes the alias at
+    /// once takes the value, unless the alias keeps it until shutdown, which closes it. One pass
+    /// over the edges, then the aliases that pass on what they take, each once.
+    static func injectedAtOnce(in graph: BindingGraph) -> [Bool] {
+        var marked = [Bool](repeating: false, count: graph.nodes.count)
+        var passing: [Int] = []
+        func mark(_ target: Int) {
+            guard !marked[target] else { return }
+            marked[target] = true
+            if let recipe = graph.nodes[target].recipe, case .alias = recipe.source,
+               recipe.scope.strategy.lifetime < .injector {
+                passing.append(target)
             }
         }
-        return false
+        for vertex in graph.nodes {
+            if let recipe = vertex.recipe, case .alias = recipe.source { continue }
+            for edge in vertex.edges where !edge.isDeferred {
+                if let target = edge.target { mark(target) }
+            }
+        }
+        while let alias = passing.popLast() {
+            for edge in graph.nodes[alias].edges where !edge.isDeferred {
+                if let target = edge.target { mark(target) }
+            }
+        }
+        return marked
     }
 
     /// Whether the recipe builds, from a type or an initializer, a ``Closable`` or
@@ -77,6 +96,12 @@ struct ScopeRule: GraphRule {
         default: return false
         }
         guard recipe.scope.strategy.lifetime < .injector, let type = recipe.concreteType else { return false }
-        return type is any Closable.Type || type is any AsyncClosable.Type
+        return isClosable(type)
+    }
+
+    /// Whether `type` is ``Closable`` or ``AsyncClosable``. Both are class-bound: a type that is
+    /// not a class is neither, told without a conformance lookup.
+    static func isClosable(_ type: Any.Type) -> Bool {
+        type is AnyObject.Type && (type is any Closable.Type || type is any AsyncClosable.Type)
     }
 }
