@@ -62,6 +62,7 @@ extension MScenario {
             if spec.contextual != nil { features.insert("contextual binding") }
         }
         features.formUnion(stepFeatures)
+        features.formUnion(collectionFeatures)
         return features
     }
 
@@ -118,6 +119,8 @@ extension MScenario {
                 features.insert("awaitShutDown")
             case .shutDownDuring:
                 features.insert("shutdown during requests")
+            case .deep:
+                break
             case .withArguments(_, let key, _, let tuple, let path):
                 features.insert("Dynamic arguments of \(key == "r" ? "a recursive closure" : "an initializer")")
                 if tuple { features.insert("Dynamic arguments as a tuple") }

@@ -16,14 +16,22 @@ import Testing
 // to initializers, instances, closures, providers, async closures, async providers and async
 // initializers, in every scope (unscoped, singleton, weak, per request, a custom scope, eager),
 // with decorators, observers, overrides (the root's own, a child's of its parent's keys),
-// contributions to `[MNode]`, contextual bindings for `Consumer`, `JitShared` (a self-declared
+// contributions to `[MNode]`, to `Set<MNode>` (bindings of their own, or aliases of a key, whose
+// equal values count once) and to `[String: MNode]` (an override's entry replacing the entry of
+// its key, the modules' or a parent's), each member's collections holding its parents'
+// contributions and its own; the unnamed key of `MNode` auto-wired to the root's only
+// candidate (an `Injectable` type built just in time in its scope), or bound or overridden beside
+// its candidates, which then lose (`Collections.swift`); contextual bindings for `Consumer`, `JitShared` (a self-declared
 // singleton nothing binds), initializers of `Injectable` types that declare properties (set
 // after the initializer, then `awakeFromInjection()`), optional dependencies (`T?`) of keys
 // bound in some members and not in others, a ring of bindings asking for each other through their resolver, a
 // Lazy or a Factory, and keys taking creation-time arguments; and a sequence of steps: requests
 // through every path (getInstance, await instance, a main-actor request, Lazy.get / lazy.value,
 // Factory.make / factory.instance), tasks requesting at once, children and template children
-// made and dropped, held values released, shutdowns, and shutdowns racing requests.
+// made and dropped, held values released, shutdowns, shutdowns racing requests, and requests
+// nesting deeper than the library allows: a chain of `async` closures of 5,000 links (the 10,000
+// awaited levels a request may nest: it builds) and of 5,001 (`tooDeep`), and a recursion
+// deeper than any thread's stack (`tooDeep`).
 // `ReferenceModel.swift` predicts, from the documentation alone, what each step shows: every
 // value's structure and which results are one instance, the builds per key, what each observer
 // heard, the closes of a shutdown and their order, what is alive, and each error kind.
@@ -37,7 +45,9 @@ import Testing
 // with one mutation (a binding removed, a cycle of initializers closed through an argument or a
 // property, optional or not, a scope changed so that a kept value holds a shorter-lived one, a
 // module installed twice or modules installing each other, a parent's key bound again by a
-// child's module, a dependency named as a lookalike of its key). `MStructure` predicts from the graph rules' sources whether each member of the
+// child's module, a dependency named as a lookalike of its key, a map key contributed twice by
+// a member's modules or by a child's module after its parent, the root's candidates removed or
+// made several). `MStructure` predicts from the graph rules' sources whether each member of the
 // family builds when it is made (the root with its templates, then a child of each child
 // spec), and if not, the set of problems (kind and key) its `InjectionError` holds; the library
 // must report exactly that set. The run prints what the near-misses exercised.
@@ -248,7 +258,7 @@ enum KnownCause: String, CaseIterable, Sendable {
                 if listed.contains(.tupleForSeveralArguments) && tuple {
                     op = .withArguments(member: member, key: key, depth: 0, tuple: false, path: path)
                 }
-            case .drop, .release:
+            case .drop, .release, .deep:
                 break
             }
             ops.append(op)
@@ -571,6 +581,7 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
             result.append(c)
         }
     }
+    result += shrinkCollections(s)
     // Drop a binding (and what names it), a dependency, or simplify a binding.
     for spec in s.specs.indices.reversed() {
         for index in s.specs[spec].bindings.indices.reversed() {
