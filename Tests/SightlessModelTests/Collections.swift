@@ -187,15 +187,15 @@ extension MScenario {
     /// (`needsAwait`); or `r` a million levels deep (`tooDeep`). Of the root or of a member an
     /// earlier step made.
     mutating func addDeepRequest(random: inout SplitMix) {
-        guard random.chance(7) else { return }
+        guard random.chance(8) else { return }
         let position = random.below(ops.count + 1)
         var members = [0]
         for op in ops[..<position] { if case .makeChild(_, _, let id) = op { members.append(id) } }
         let member = random.pick(members)
-        let op: MOp = switch random.below(7) {
+        let op: MOp = switch random.below(8) {
         case 0, 1: .deep(member: member, key: "q", links: MScenario.chainLength - 1, path: .await)
         case 2, 3: .deep(member: member, key: "q", links: MScenario.chainLength, path: .await)
-        case 4: .deep(member: member, key: "q", links: 1 + random.below(3), path: .sync)
+        case 4, 5: .deep(member: member, key: "q", links: 1 + random.below(3), path: .sync)
         default: .deep(member: member, key: "r", links: MScenario.endlessDepth, path: random.pick([.sync, .mainActor, .await]))
         }
         ops.insert(op, at: position)
@@ -579,6 +579,27 @@ extension MStructure {
     }
 }
 
+// MARK: - Known causes
+
+extension MScenario {
+    /// Leaves out `KnownCause.childOfReplacedMapEntryRefused`: an override's entry of `M` that
+    /// replaces an entry of its spec's modules or of a parent's, in a spec one of whose
+    /// descendants contributes to `M`.
+    mutating func dropMapEntriesReplacedAboveContributors() {
+        for index in specs.indices {
+            let contributingBelow = family(of: index).dropFirst().contains { !specs[$0].mapEntries.isEmpty }
+            guard contributingBelow else { continue }
+            var earlier = Set(specs[index].mapEntries.filter { !$0.binding.isOverride }.compactMap(\.mapKey))
+            var ancestor = specs[index].parent
+            while let parent = ancestor {
+                earlier.formUnion(specs[parent].mapEntries.compactMap(\.mapKey))
+                ancestor = specs[parent].parent
+            }
+            specs[index].mapEntries.removeAll { $0.binding.isOverride && earlier.contains($0.mapKey!) }
+        }
+    }
+}
+
 // MARK: - Features and shrinking
 
 extension MScenario {
@@ -591,7 +612,8 @@ extension MScenario {
             if !spec.mapEntries.isEmpty { features.insert("map contributions") }
             if spec.entryBindings.contains(where: \.isOverride) { features.insert("set or map contribution by an override") }
             if index != 0 && !spec.entryBindings.isEmpty { features.insert("set or map contributions in a child") }
-            if !spec.candidates.isEmpty { features.insert(autoWired != nil ? "candidate auto-wired" : "candidate beside a binding of its key") }
+            if !spec.candidates.isEmpty { features.insert("candidates") }
+            if !spec.candidates.isEmpty && autoWired == nil { features.insert("candidates beside a binding of their key") }
             // A map entry an override replaces: the modules' of the spec, or a parent's.
             var earlier = spec.mapEntries.filter { !$0.binding.isOverride }
             var ancestor = spec.parent
@@ -610,7 +632,7 @@ extension MScenario {
             case .request(_, let key, _, _):
                 if key == MScenario.set { features.insert("request of the set") }
                 if key == MScenario.map { features.insert("request of the map") }
-                if key == MScenario.port && autoWired != nil { features.insert("request of the auto-wired key") }
+                if key == MScenario.port { features.insert("request of the candidates' key") }
             case .deep(_, "r", _, _): features.insert("recursion deeper than the stack")
             case .deep(_, _, _, let path) where path.isSync: features.insert("awaited chain requested synchronously")
             case .deep(_, _, let links, _):

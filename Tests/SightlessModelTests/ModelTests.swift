@@ -130,6 +130,13 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// its binding keeps it until shutdown, in the type's scope, so the scenario no longer
     /// reaches the rule's case: it stays as a check that such a binding builds.
     case closableBehindAliasRefused
+    /// A child (or a template) that contributes to a map whose entry its parent's override
+    /// replaced (an entry of the parent's modules, or of a grandparent's) is refused as
+    /// `duplicateBinding`: the parent's replaced entry and the override that replaced it both
+    /// reach the child, as entries of the parent's modules, though the documentation says the
+    /// child's map adds its own entries to the parent's map, which holds the override's entry
+    /// alone. Found by this suite.
+    case childOfReplacedMapEntryRefused
 
     /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
     /// to check a fix before removing its line).
@@ -140,11 +147,12 @@ enum KnownCause: String, CaseIterable, Sendable {
 
     /// The causes not fixed yet. Remove a line when its fix lands: the generator then makes its
     /// combination again.
-    static let notFixed: Set<KnownCause> = []
+    static let notFixed: Set<KnownCause> = [.childOfReplacedMapEntryRefused]
 
     /// The scenario without the combinations of the listed causes.
     static func sanitized(_ input: MScenario, listed: Set<KnownCause> = listed) -> MScenario {
         var scenario = input
+        if listed.contains(.childOfReplacedMapEntryRefused) { scenario.dropMapEntriesReplacedAboveContributors() }
         if listed.contains(.asyncBindingsSkipDecoratorsAndObservers) {
             for index in scenario.specs.indices {
                 let spec = scenario.specs[index]
