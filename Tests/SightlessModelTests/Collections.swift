@@ -182,23 +182,23 @@ extension MScenario {
         return !aliased.isEmpty && random.chance(50) ? random.pick(aliased) : random.pick(pool)
     }
 
-    /// Sometimes, a request that nests deeper than the library allows, or up to its limit: the
-    /// awaited chain of 5,000 links (which builds) or 5,001 (`tooDeep`), or asked synchronously
-    /// (`needsAwait`); or `r` a million levels deep (`tooDeep`). Of the root or of a member an
-    /// earlier step made.
+    /// Sometimes, requests that nest deeper than the library allows, or up to its limit, each
+    /// drawn apart (so that any two may meet): the awaited chain of 5,000 links (which builds)
+    /// or 5,001 (`tooDeep`), or asked synchronously (`needsAwait`); `r` a million levels deep
+    /// (`tooDeep`). Each of the root or of a member an earlier step made.
     mutating func addDeepRequest(random: inout SplitMix) {
-        guard random.chance(8) else { return }
-        let position = random.below(ops.count + 1)
-        var members = [0]
-        for op in ops[..<position] { if case .makeChild(_, _, let id) = op { members.append(id) } }
-        let member = random.pick(members)
-        let op: MOp = switch random.below(8) {
-        case 0, 1: .deep(member: member, key: "q", links: MScenario.chainLength - 1, path: .await)
-        case 2, 3: .deep(member: member, key: "q", links: MScenario.chainLength, path: .await)
-        case 4, 5: .deep(member: member, key: "q", links: 1 + random.below(3), path: .sync)
-        default: .deep(member: member, key: "r", links: MScenario.endlessDepth, path: random.pick([.sync, .mainActor, .await]))
+        let drawn: [(key: String, links: Int, paths: [MPath])] = [
+            ("q", MScenario.chainLength - 1, [.await]),
+            ("q", MScenario.chainLength, [.await]),
+            ("q", 1 + random.below(3), [.sync, .mainActor]),
+            ("r", MScenario.endlessDepth, [.sync, .mainActor, .await]),
+        ]
+        for (key, links, paths) in drawn where random.chance(2) {
+            let position = random.below(ops.count + 1)
+            var members = [0]
+            for op in ops[..<position] { if case .makeChild(_, _, let id) = op { members.append(id) } }
+            ops.insert(.deep(member: random.pick(members), key: key, links: links, path: random.pick(paths)), at: position)
         }
-        ops.insert(op, at: position)
     }
 
     // MARK: Readable
