@@ -91,7 +91,7 @@ extension MScenario {
         return result
     }
 
-    /// The drawn deep requests, for the runner: whether any asks for the awaited chain.
+    /// Whether a step asks for the awaited chain, which the runner then binds in the root.
     var drawsChain: Bool {
         ops.contains { if case .deep(_, "q", _, _) = $0 { true } else { false } }
     }
