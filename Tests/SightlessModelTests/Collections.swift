@@ -169,11 +169,15 @@ extension MScenario {
         }
     }
 
-    /// A key of `MNode` a set's alias in `spec` may name: synchronous, not shorter-lived; half
-    /// the time one a set contribution of the family aliases already.
+    /// A key of `MNode` a set's alias in `spec` may name: synchronous, not shorter-lived, and
+    /// overridden nowhere, so that two aliases of it in one family reach one binding (two values
+    /// of overrides in different members would be two elements alike, which a comparison of
+    /// sets could not tell apart); half the time one a set contribution of the family aliases
+    /// already.
     private func aliasTarget(for spec: Int, random: inout SplitMix) -> String? {
+        let overridden = Set(specs.flatMap { $0.overrides.map(\.key) })
         let pool = visibleKeys(from: spec).filter { key in
-            !key.hasPrefix("y") && !MScenario.gathered.contains(key) && key != "p" && key != MScenario.jit.key
+            !key.hasPrefix("y") && !MScenario.gathered.contains(key) && key != "p" && key != MScenario.jit.key && !overridden.contains(key)
                 && !needsAwait(key, from: spec)
                 && !reach(key, from: spec).contains { $0.binding.scope == .perRequest || $0.binding.scope == .weak }
         }
@@ -193,7 +197,7 @@ extension MScenario {
             ("q", 1 + random.below(3), [.sync, .mainActor]),
             ("r", MScenario.endlessDepth, [.sync, .mainActor, .await]),
         ]
-        for (key, links, paths) in drawn where random.chance(2) {
+        for (key, links, paths) in drawn where random.chance(3) {
             let position = random.below(ops.count + 1)
             var members = [0]
             for op in ops[..<position] { if case .makeChild(_, _, let id) = op { members.append(id) } }
@@ -527,14 +531,15 @@ extension MScenario {
 }
 
 extension MStructure {
-    /// `M` and `S` where the spec contributes to them, and `P` in the root when it offers a
-    /// candidate (its key then bound, to its only candidate, or refused as ambiguous).
+    /// `M` and `S` where the spec contributes to them, and `P` in the root when it is bound to
+    /// its only candidate: with several, nothing provides it (the injector will not guess), so
+    /// an initializer that needs it is `missingBinding` beside the candidates' `ambiguousBinding`.
     func gatheredKeys(_ spec: Int) -> Set<String> {
         let s = scenario.specs[spec]
         var keys: Set<String> = []
         if !s.setEntries.isEmpty { keys.insert(MScenario.set) }
         if !s.mapEntries.isEmpty { keys.insert(MScenario.map) }
-        if spec == 0 && !s.candidates.isEmpty { keys.insert(MScenario.port) }
+        if spec == 0 && scenario.autoWired != nil { keys.insert(MScenario.port) }
         return keys
     }
 

@@ -258,8 +258,8 @@ final class PNode<Code: MCode>: MNode, Injectable, MPropertiesNode, @unchecked S
         var properties = Properties<PNode<Code>>()
         for (index, prop) in descriptor.props.enumerated() {
             let (key, via) = MVia.split(prop)
-            properties = via == .optional ? properties.inject(\.[optional: index], Key<MNode>(named: key))
-                : properties.inject(\.[required: index], named: key)
+            properties = via == .optional ? properties.inject(\.[optional: index], nodeKey(key))
+                : properties.inject(\.[required: index], nodeKey(key))
         }
         return properties
     }

@@ -301,7 +301,12 @@ final class Canon {
 
     func describe(_ tree: MTree) -> String {
         let own = "\(tree.label)#\(number(tree.id))"
-        return tree.children.isEmpty ? own : "\(own)(\(tree.children.map(describe).joined(separator: ",")))"
+        var children = tree.children
+        // A set's elements have no order: by shape, then by the number an element was given before.
+        if tree.label == MScenario.set {
+            children.sort { ($0.shape, known($0.id) ?? .max) < ($1.shape, known($1.id) ?? .max) }
+        }
+        return children.isEmpty ? own : "\(own)(\(children.map(describe).joined(separator: ",")))"
     }
 
     func describe(_ outcome: MOutcome) -> String {
