@@ -63,6 +63,7 @@ extension MScenario {
         }
         features.formUnion(stepFeatures)
         features.formUnion(lifecycleFeatures)
+        features.formUnion(collectionFeatures)
         return features
     }
 
@@ -121,6 +122,8 @@ extension MScenario {
                 features.insert("shutdown during requests")
             case .lifecycle(.withChild(_, let spec, let id, _, _, _)):
                 specOf[id] = spec
+            case .deep:
+                break
             case .withArguments(_, let key, _, let tuple, let path):
                 features.insert("Dynamic arguments of \(key == "r" ? "a recursive closure" : "an initializer")")
                 if tuple { features.insert("Dynamic arguments as a tuple") }

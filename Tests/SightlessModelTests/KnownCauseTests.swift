@@ -169,6 +169,18 @@ struct KnownCauseTests {
               .shutDown(member: 0)]))
     }
 
+    @Test func childContributesToMapWithReplacedEntry() async {
+        await reproduce(.childOfReplacedMapEntryRefused, scenario([
+            MSpec(name: "root", mapEntries: [
+                MEntry(binding: MBinding(key: "mroot_0", kind: .instance, scope: .unscoped, deps: []), mapKey: "k0"),
+                MEntry(binding: MBinding(key: "mroot_o0", kind: .instance, scope: .unscoped, deps: [], isOverride: true), mapKey: "k0"),
+            ]),
+            MSpec(name: "c0", parent: 0, mapEntries: [
+                MEntry(binding: MBinding(key: "mc0_0", kind: .instance, scope: .unscoped, deps: []), mapKey: "k1"),
+            ]),
+        ], [.makeChild(parent: 0, spec: 1, id: 1), .request(member: 1, key: MScenario.map, path: .sync, hold: false)]))
+    }
+
     @Test func templateChildValuesReleasedWithIt() async {
         await reproduce(.templateChildLeaksAwaitedValues, scenario([
             MSpec(name: "root"),

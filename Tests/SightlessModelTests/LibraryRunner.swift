@@ -176,8 +176,8 @@ func slot(_ key: String) -> RawSlot {
     let (name, lookalike) = MLookalike.split(key)
     if lookalike { return .inject(Key<MLookalike.Node>(named: name)) }
     let (plain, via) = MVia.split(key)
-    if via == .optional { return .inject(Key<MNode?>(named: plain)) }
-    return key == MScenario.jit.key ? .inject(JitShared.self) : .inject(Key<MNode>(named: key))
+    if via == .optional { return .inject(plain == MScenario.port ? Key<MNode?>() : Key<MNode?>(named: plain)) }
+    return key == MScenario.jit.key ? .inject(JitShared.self) : .inject(nodeKey(key))
 }
 
 /// The node of an argument read from a raw initializer's arguments (`nil`: an optional one of
@@ -265,8 +265,8 @@ final class PNode<Code: MCode>: MNode, Injectable, MPropertiesNode, @unchecked S
         var properties = Properties<PNode<Code>>()
         for (index, prop) in descriptor.props.enumerated() {
             let (key, via) = MVia.split(prop)
-            properties = via == .optional ? properties.inject(\.[optional: index], Key<MNode>(named: key))
-                : properties.inject(\.[required: index], named: key)
+            properties = via == .optional ? properties.inject(\.[optional: index], nodeKey(key))
+                : properties.inject(\.[required: index], nodeKey(key))
         }
         return properties
     }
@@ -355,11 +355,12 @@ func syncDependency(_ resolver: Resolver, _ dep: String) throws(InjectionError) 
         case .optional: return try resolver.getInstance(JitShared?.self)?.node
         }
     }
+    let name = key == MScenario.port ? nil : key
     switch via {
-    case .direct: return try resolver.getInstance(Key<MNode>(named: key))
-    case .lazy: return try resolver.getInstance(Key<Lazy<MNode>>(named: key)).get()
-    case .factory: return try resolver.getInstance(Key<Factory<MNode>>(named: key)).make()
-    case .optional: return try resolver.getInstance(Key<MNode?>(named: key))
+    case .direct: return try resolver.getInstance(Key<MNode>(named: name))
+    case .lazy: return try resolver.getInstance(Key<Lazy<MNode>>(named: name)).get()
+    case .factory: return try resolver.getInstance(Key<Factory<MNode>>(named: name)).make()
+    case .optional: return try resolver.getInstance(Key<MNode?>(named: name))
     }
 }
 
@@ -374,11 +375,12 @@ func awaitedDependency(_ resolver: Resolver, _ dep: String) async throws(Injecti
         case .optional: return try await resolver.instance(JitShared?.self)?.node
         }
     }
+    let name = key == MScenario.port ? nil : key
     switch via {
-    case .direct: return try await resolver.instance(Key<MNode>(named: key))
-    case .lazy: return try await resolver.getInstance(Key<Lazy<MNode>>(named: key)).value
-    case .factory: return try await resolver.getInstance(Key<Factory<MNode>>(named: key)).instance()
-    case .optional: return try await resolver.instance(Key<MNode?>(named: key))
+    case .direct: return try await resolver.instance(Key<MNode>(named: name))
+    case .lazy: return try await resolver.getInstance(Key<Lazy<MNode>>(named: name)).value
+    case .factory: return try await resolver.getInstance(Key<Factory<MNode>>(named: name)).instance()
+    case .optional: return try await resolver.instance(Key<MNode?>(named: name))
     }
 }
 
@@ -439,6 +441,7 @@ struct MModule: Module {
         if overrides {
             bind(spec.overrides, binder)
             if let contextual = spec.contextual, contextualOverrides { bindContextual(contextual, binder) }
+            bindCollections(binder)
             return
         }
         if spec.parent == nil {
@@ -462,6 +465,7 @@ struct MModule: Module {
         }
         if spec.installRing > 0 { binder.install(MRing(index: 0, count: spec.installRing)) }
         for contribution in spec.contributions { apply(contribution, binder.contribute(to: [MNode].self)) }
+        bindCollections(binder)
         if let contextual = spec.contextual, !contextualOverrides { bindContextual(contextual, binder) }
         // The types of the bindings with properties this module or the spec's overrides bind,
         // last, so that each is reached first from its alias.
@@ -473,11 +477,11 @@ struct MModule: Module {
     }
 
     private func bind(_ bindings: [MBinding], _ binder: Binder) {
-        for binding in bindings { apply(binding, binder.bind(Key<MNode>(named: binding.key))) }
+        for binding in bindings { apply(binding, binder.bind(nodeKey(binding.key))) }
     }
 
     /// Finishes `start`, the binding of a key or a contribution, as `binding` says.
-    private func apply(_ binding: MBinding, _ start: BindingBuilder<MNode>) {
+    func apply(_ binding: MBinding, _ start: BindingBuilder<MNode>) {
         let log = log
         let label = binding.label
         let deps = binding.deps
@@ -545,12 +549,14 @@ struct MModule: Module {
             binder.observe { event in
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(Consumer.self) { log.heard("\(name):\(MScenario.consumer)") }
+                // A candidate's type builds `P`'s values.
+                if event.key.type is any MCandidateNode.Type { log.heard("\(name):\(MScenario.port)") }
                 // A binding with properties is an alias, which builds nothing: its type's build
                 // is the binding's.
                 if event.key.type is any MPropertiesNode.Type, let typeName = event.key.name, let at = typeName.firstIndex(of: "@") {
                     log.heard("\(name):\(typeName[..<at])")
                 }
-                guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), let key = event.key.name,
+                guard ObjectIdentifier(event.key.type) == ObjectIdentifier(MNode.self), case let key = event.key.name ?? MScenario.port,
                       known.contains(key) else { return }
                 log.heard("\(name):\(key)")
             }
@@ -637,11 +643,16 @@ struct LibraryRunner {
             ancestor = scenario.specs[index].parent
         }
         let contextual = s.contextual.map { [$0] } ?? []
-        let module = MModule(spec: s, log: log, instances: instances(of: s.bindings + s.contributions + (replaces ? [] : contextual)),
+        let entries = s.entryBindings
+        let module = MModule(spec: s, log: log,
+                             instances: instances(of: s.bindings + s.contributions + (replaces ? [] : contextual) + entries.filter { !$0.isOverride }),
                              known: known, contextualOverrides: replaces)
-        guard !s.overrides.isEmpty || (replaces && !contextual.isEmpty) else { return ([module], []) }
-        return ([module], [MModule(spec: s, log: log, instances: instances(of: s.overrides + (replaces ? contextual : [])), overrides: true,
-                                   contextualOverrides: replaces)])
+        guard !s.overrides.isEmpty || (replaces && !contextual.isEmpty) || entries.contains(where: \.isOverride) else {
+            return ([module] + collectionModules(spec), [])
+        }
+        return ([module] + collectionModules(spec),
+                [MModule(spec: s, log: log, instances: instances(of: s.overrides + (replaces ? contextual : []) + entries.filter(\.isOverride)),
+                         overrides: true, contextualOverrides: replaces)])
     }
 
     /// Every key the scenario binds.
@@ -670,6 +681,7 @@ struct LibraryRunner {
 
     /// One request through `path`.
     static func fetch(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<Fetched, InjectionError> {
+        if let gathered = await fetchGathered(injector, name, path) { return gathered }
         if name == MScenario.collection {
             return await fetch(injector, Key<[MNode]>(), path).map { nodes in
                 Fetched(tree: MTree(label: MScenario.collection, id: -collections.add(1, ordering: .relaxed).newValue,
@@ -800,6 +812,9 @@ struct LibraryRunner {
             guard let injector = members[member] else { break }
             let result = await Self.fetchWithArguments(injector, key, depth: depth, tuple: tuple, path)
             step.outcomes.append(outcome(result.map(Fetched.init(node:)), &step))
+        case .deep(let member, let key, let links, let path):
+            guard let injector = members[member] else { break }
+            step.outcomes.append(outcome(await Self.fetchDeep(injector, key: key, links: links, path: path), &step))
         case .awaitShutDown(let member):
             guard let injector = members[member] else { break }
             _ = log.takeCloses()

@@ -324,10 +324,11 @@ extension MScenario {
         if model.builtAfterFailing > 0 { coverage.add("builds after failing ones", model.builtAfterFailing) }
     }
 
-    /// How the path of a failed build names a key: a contribution (`e…`) and a contextual
-    /// binding (`x…`) by what they are, `Consumer` and `JitShared` by their types.
+    /// How the path of a failed build names a key: a contribution (`e…`, and a set's or a map's,
+    /// `s…_…` and `m…_…`) and a contextual binding (`x…`) by what they are, `Consumer` and
+    /// `JitShared` by their types.
     static func pathName(_ key: String) -> String {
-        if key.hasPrefix("e") { return "contribution" }
+        if key.hasPrefix("e") || ((key.hasPrefix("s") || key.hasPrefix("m")) && key.contains("_")) { return "contribution" }
         if key.hasPrefix("x") { return "contextual" }
         if key == consumer { return "Consumer" }
         if key == jit.key { return "JitShared" }
@@ -500,14 +501,18 @@ func closeFailedOrderViolations(_ step: MRawStep) -> [String] {
 func lifecycleRecord(of error: InjectionError) -> String? {
     guard error.kind == .initializerFailed else { return nil }
     if case .initializerFailed(let key, _) = error.problems[0].detail {
+        // The unnamed key of `MNode` is the scenario's `P`.
+        func named(_ key: AnyKey) -> String {
+            key.name ?? (key.type == MNode.self ? MScenario.port : key.typeName)
+        }
         let path = error.path.map { key in
             // A contribution's and a contextual binding's keys are the library's own: named by what they are.
-            guard let name = key.name else { return key.typeName }
+            guard let name = key.name else { return named(key) }
             // A binding with properties is an alias of its type, which the runner names `key@spec`.
             return name.hasPrefix("\u{1F}") ? "contribution" : name.contains("when injected into") ? "contextual"
                 : String(name.prefix { $0 != "@" })
         }.joined(separator: ">")
-        return "initializerFailed \(key.name ?? key.typeName) path \(path)"
+        return "initializerFailed \(named(key)) path \(path)"
     }
     return "initializerFailed ?"
 }
@@ -549,7 +554,20 @@ func syncFetch(_ injector: Injector, _ name: String, _ path: MPath) -> Result<Fe
     }
     if name == MScenario.jit.key { return fetch(Key<JitShared>()).map { Fetched(node: $0.node) } }
     if name == MScenario.consumer { return fetch(Key<Consumer>()).map { Fetched(node: $0.node) } }
-    return fetch(Key<MNode>(named: name)).map(Fetched.init(node:))
+    if name == MScenario.set {
+        return fetch(Key<Set<MNode>>()).map { set in
+            let trees = set.map(\.tree).sorted { $0.shape < $1.shape }
+            return Fetched(tree: MTree(label: MScenario.set, id: -collectionSerial(), children: trees), nodes: Array(set))
+        }
+    }
+    if name == MScenario.map {
+        return fetch(Key<[String: MNode]>()).map { map in
+            let keys = map.keys.sorted()
+            return Fetched(tree: MTree(label: MScenario.map + "{" + keys.joined(separator: ",") + "}", id: -collectionSerial(),
+                                       children: keys.map { map[$0]!.tree }), nodes: keys.map { map[$0]! })
+        }
+    }
+    return fetch(nodeKey(name)).map(Fetched.init(node:))
 }
 
 extension LibraryRunner {

@@ -16,14 +16,22 @@ import Testing
 // to initializers, instances, closures, providers, async closures, async providers and async
 // initializers, in every scope (unscoped, singleton, weak, per request, a custom scope, eager),
 // with decorators, observers, overrides (the root's own, a child's of its parent's keys),
-// contributions to `[MNode]`, contextual bindings for `Consumer`, `JitShared` (a self-declared
+// contributions to `[MNode]`, to `Set<MNode>` (bindings of their own, or aliases of a key, whose
+// equal values count once) and to `[String: MNode]` (an override's entry replacing the entry of
+// its key, the modules' or a parent's), each member's collections holding its parents'
+// contributions and its own; the unnamed key of `MNode` auto-wired to the root's only
+// candidate (an `Injectable` type built just in time in its scope), or bound or overridden beside
+// its candidates, which then lose (`Collections.swift`); contextual bindings for `Consumer`, `JitShared` (a self-declared
 // singleton nothing binds), initializers of `Injectable` types that declare properties (set
 // after the initializer, then `awakeFromInjection()`), optional dependencies (`T?`) of keys
 // bound in some members and not in others, a ring of bindings asking for each other through their resolver, a
 // Lazy or a Factory, and keys taking creation-time arguments; and a sequence of steps: requests
 // through every path (getInstance, await instance, a main-actor request, Lazy.get / lazy.value,
 // Factory.make / factory.instance), tasks requesting at once, children and template children
-// made and dropped, held values released, shutdowns, and shutdowns racing requests. The
+// made and dropped, held values released, shutdowns, shutdowns racing requests, and requests
+// nesting deeper than the library allows: a chain of `async` closures of 5,000 links (the 10,000
+// awaited levels a request may nest: it builds) and of 5,001 (`tooDeep`), and a recursion
+// deeper than any thread's stack (`tooDeep`). The
 // lifecycle (`Lifecycle.swift`) adds kept values closed by `AsyncClosable` or by `onShutdown`
 // closers (awaiting or not), closes that throw, builds that throw their first times and succeed
 // later, `withChild` of a template or a plain child (synchronous and `async`, a body that
@@ -44,7 +52,9 @@ import Testing
 // with one mutation (a binding removed, a cycle of initializers closed through an argument or a
 // property, optional or not, a scope changed so that a kept value holds a shorter-lived one, a
 // module installed twice or modules installing each other, a parent's key bound again by a
-// child's module, a dependency named as a lookalike of its key). `MStructure` predicts from the graph rules' sources whether each member of the
+// child's module, a dependency named as a lookalike of its key, a map key contributed twice by
+// a member's modules or by a child's module after its parent, the root's candidates removed or
+// made several). `MStructure` predicts from the graph rules' sources whether each member of the
 // family builds when it is made (the root with its templates, then a child of each child
 // spec), and if not, the set of problems (kind and key) its `InjectionError` holds; the library
 // must report exactly that set. The run prints what the near-misses exercised.
@@ -127,6 +137,15 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// its binding keeps it until shutdown, in the type's scope, so the scenario no longer
     /// reaches the rule's case: it stays as a check that such a binding builds.
     case closableBehindAliasRefused
+    /// A child (or a template) that contributes to a map whose entry its parent's override
+    /// replaced (an entry of the parent's modules, or of a grandparent's) is refused as
+    /// `duplicateBinding`: the parent's replaced entry and the override that replaced it both
+    /// reach the child, as entries of the parent's modules, though the documentation says the
+    /// child's map adds its own entries to the parent's map, which holds the override's entry
+    /// alone. Found by this suite, fixed in `Composition.compose`: a child extends what its
+    /// parent's collection holds (`DuplicateContributionRule.Gathered.held`), and tested there
+    /// (`ChildMapOverTests`).
+    case childOfReplacedMapEntryRefused
 
     /// The causes not fixed yet, less those named in `SIGHTLESS_MODEL_UNLIST` (comma-separated,
     /// to check a fix before removing its line).
@@ -142,6 +161,7 @@ enum KnownCause: String, CaseIterable, Sendable {
     /// The scenario without the combinations of the listed causes.
     static func sanitized(_ input: MScenario, listed: Set<KnownCause> = listed) -> MScenario {
         var scenario = input
+        if listed.contains(.childOfReplacedMapEntryRefused) { scenario.dropMapEntriesReplacedAboveContributors() }
         if listed.contains(.asyncBindingsSkipDecoratorsAndObservers) {
             for index in scenario.specs.indices {
                 let spec = scenario.specs[index]
@@ -259,7 +279,7 @@ enum KnownCause: String, CaseIterable, Sendable {
                 specOf[id] = spec
                 parentOf[id] = parent
                 shut.insert(id)
-            case .drop, .release:
+            case .drop, .release, .deep:
                 break
             }
             ops.append(op)
@@ -294,7 +314,12 @@ final class Canon {
 
     func describe(_ tree: MTree) -> String {
         let own = "\(tree.label)#\(number(tree.id))"
-        return tree.children.isEmpty ? own : "\(own)(\(tree.children.map(describe).joined(separator: ",")))"
+        var children = tree.children
+        // A set's elements have no order: by shape, then by the number an element was given before.
+        if tree.label == MScenario.set {
+            children.sort { ($0.shape, known($0.id) ?? .max) < ($1.shape, known($1.id) ?? .max) }
+        }
+        return children.isEmpty ? own : "\(own)(\(children.map(describe).joined(separator: ",")))"
     }
 
     func describe(_ outcome: MOutcome) -> String {
@@ -587,6 +612,7 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
             result.append(c)
         }
     }
+    result += shrinkCollections(s)
     // Drop a binding (and what names it), a dependency, or simplify a binding.
     for spec in s.specs.indices.reversed() {
         for index in s.specs[spec].bindings.indices.reversed() {

@@ -39,6 +39,13 @@ enum MMutation: String, CaseIterable, Sendable {
     /// The root made with `Injector(modules:)` where an eager singleton of it needs `await`
     /// (one that is, or one made so): `needsAwait`, which `Injector.start` would have built.
     case eagerNotStarted
+    /// Two entries of one key of `M` among a spec's modules, or a child's module entry of a key
+    /// its parent contributes: `duplicateBinding` of the map (`Collections.swift`).
+    case duplicateMapKey
+    /// The root's candidates for `P` removed (`missingBinding` of `P` where an initializer needs
+    /// it, `unusedDeclaration` of an override of it), or made two or more
+    /// (`ambiguousBinding`, unless a binding or an override of `P` wins over them).
+    case candidates
 }
 
 struct MNearMiss: Sendable, CustomStringConvertible {
@@ -233,7 +240,8 @@ extension MScenario {
             var candidates: [(spec: Int, key: String)] = []
             for (spec, value) in specs.enumerated() {
                 guard let parent = value.parent else { continue }
-                for key in visibleKeys(from: parent) where ![MScenario.jit.key, MScenario.collection, "p"].contains(key)
+                for key in visibleKeys(from: parent) where ![MScenario.jit.key, "p", MScenario.port].contains(key)
+                    && !MScenario.gathered.contains(key)
                     && !value.bindings.contains(where: { $0.key == key }) {
                     candidates.append((spec, key))
                 }
@@ -260,7 +268,8 @@ extension MScenario {
             var candidates: [(spec: Int, key: String)] = []
             for (spec, value) in specs.enumerated() {
                 guard let parent = value.parent else { continue }
-                for key in visibleKeys(from: parent) where ![MScenario.jit.key, MScenario.collection, "p"].contains(key)
+                for key in visibleKeys(from: parent) where ![MScenario.jit.key, "p", MScenario.port].contains(key)
+                    && !MScenario.gathered.contains(key)
                     && value.binding(key) == nil {
                     candidates.append((spec, key))
                 }
@@ -286,6 +295,8 @@ extension MScenario {
             s.specs[0].bindings[index].scope = .eager
             s.startRoot = false
             return (s, "\(root.bindings[index].key), an async singleton of the root, made eager, and the root not started")
+        case .duplicateMapKey, .candidates:
+            return collectionMutation(mutation, random: &random)
         }
     }
 
@@ -331,6 +342,7 @@ struct MStructure {
     private func name(_ node: MBinding, in spec: Int) -> String {
         let s = scenario.specs[spec]
         if let index = s.contributions.firstIndex(of: node) { return "contribution \(index + 1)" }
+        if let entryName = entryName(node, in: spec) { return entryName }
         if s.contextual == node { return MStructure.contextualName }
         return node.key
     }
@@ -380,6 +392,7 @@ struct MStructure {
     private func binds(_ spec: Int, _ key: String) -> Bool {
         let s = scenario.specs[spec]
         return ownKeys(spec).contains(key) || (s.isTemplate && key == "p") || (!s.contributions.isEmpty && key == MScenario.collection)
+            || gatheredKeys(spec).contains(key)
     }
 
     private func ancestorBinds(_ spec: Int, _ key: String) -> Bool {
@@ -400,7 +413,7 @@ struct MStructure {
     /// contextual binding.
     private func nodes(_ spec: Int) -> [MBinding] {
         let s = scenario.specs[spec]
-        return s.effective + s.contributions + (s.contextual.map { [$0] } ?? [])
+        return s.effective + s.contributions + (s.contextual.map { [$0] } ?? []) + gatheredNodes(spec)
     }
 
     /// The nearest spec from `spec` up whose injector binds the key.
@@ -495,6 +508,7 @@ struct MStructure {
         for override in s.overrides {
             let bound = spec == 0
                 ? s.bindings.contains { $0.key == override.key } || MStructure.builtIn.contains(override.key)
+                    || (override.key == MScenario.port && !s.candidates.isEmpty)
                     || (!s.contributions.isEmpty && override.key == MScenario.collection)
                 : ancestorBinds(spec, override.key)
             if !bound { found.insert(problemText(.unusedDeclaration, override.key)) }
@@ -503,6 +517,7 @@ struct MStructure {
         for decorator in s.decorators where !ownKeys(spec).contains(decorator.key) {
             found.insert(problemText(.unusedDeclaration, decorator.key))
         }
+        found.formUnion(collectionProblems(spec))
         let graph = nodes(spec)
         // MissingBindingRule: an initializer's dependency nothing provides (a lookalike is a
         // key of another type, which nothing binds).
@@ -584,6 +599,9 @@ func scenarioName(_ key: AnyKey?) -> String? {
     if ObjectIdentifier(key.type) == ObjectIdentifier(JitShared.self) { return MScenario.jit.key }
     if ObjectIdentifier(key.type) == ObjectIdentifier(Consumer.self) { return MScenario.consumer }
     if ObjectIdentifier(key.type) == ObjectIdentifier([MNode].self) { return MScenario.collection }
+    if ObjectIdentifier(key.type) == ObjectIdentifier(Set<MNode>.self) { return MScenario.set }
+    if ObjectIdentifier(key.type) == ObjectIdentifier([String: MNode].self) { return MScenario.map }
+    if ObjectIdentifier(key.type) == ObjectIdentifier(MNode.self) || key.type is any MCandidateNode.Type { return MScenario.port }
     return key.typeName
 }
 

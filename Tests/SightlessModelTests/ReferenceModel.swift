@@ -201,6 +201,10 @@ struct ReferenceModel {
                 for _ in 0...depth { inner = argumentBuild("r", children: inner.map { [$0] } ?? []) }
                 step.outcomes.append(.value(tree(inner!)))
             }
+        case .deep(let member, let key, let links, let path):
+            guard members[member].map({ !$0.dropped }) == true else { break }
+            orderedStep = path.isSync
+            step.outcomes.append(deep(member: member, key: key, links: links, path: path))
         case .shutDownDuring(let member, let key, let count, let path):
             guard members[member].map({ !$0.dropped }) == true else { break }
             // Each request gets what it would get before the shutdown, or injectorShutDown.
@@ -244,7 +248,7 @@ struct ReferenceModel {
         return creations
     }
 
-    private mutating func newInstance(_ label: String, children: [Int]) -> Int {
+    mutating func newInstance(_ label: String, children: [Int]) -> Int {
         nextID += 1
         instances[nextID] = Instance(label: label, children: children, orderedKeep: orderedStep)
         builds[label, default: 0] += 1
@@ -269,7 +273,8 @@ struct ReferenceModel {
         var made: [String: Int] = [:]
         // The modules' instances, then the overrides', which replace them.
         let s = scenario.specs[spec]
-        for binding in s.bindings + s.overrides + s.contributions + (s.contextual.map { [$0] } ?? []) where binding.kind == .instance {
+        for binding in s.bindings + s.overrides + s.contributions + (s.contextual.map { [$0] } ?? []) + s.entryBindings
+        where binding.kind == .instance {
             made[binding.key] = newInstance(binding.label, children: [])
         }
         return made
@@ -298,6 +303,7 @@ struct ReferenceModel {
             if let binding = spec.binding(key) { return (id, binding) }
             current = m.parent
         }
+        if key == MScenario.port, let candidate = scenario.autoWired { return (0, candidate) }
         return nil
     }
 
@@ -340,8 +346,11 @@ struct ReferenceModel {
 
     /// A value of `key` found from `member`, for a request of `requester` (the injector a
     /// closure's resolver asks).
-    private mutating func get(_ key: String, from member: Int, requester: Int, sync: Bool, frame: inout [String: Int],
+    mutating func get(_ key: String, from member: Int, requester: Int, sync: Bool, frame: inout [String: Int],
                               building: inout Building) -> Result<Int, Failure> {
+        if let gathered = gather(key, from: member, requester: requester, sync: sync, frame: &frame, building: &building) {
+            return gathered
+        }
         if key == MScenario.collection {
             // The contributions of the member and its ancestors, the root's first.
             var chain: [Int] = []
@@ -401,7 +410,7 @@ struct ReferenceModel {
     }
 
     /// The value of `binding` (of `key`, in `owner`): what its scope keeps, or a new build.
-    private mutating func produce(_ key: String, _ binding: MBinding, owner: Int, requester: Int, sync: Bool,
+    mutating func produce(_ key: String, _ binding: MBinding, owner: Int, requester: Int, sync: Bool,
                                   frame: inout [String: Int], building: inout Building) -> Result<Int, Failure> {
         if isShutDown(owner) { return .failure(Failure(kind: .injectorShutDown)) }
         let frameKey = "\(owner).\(key)"
@@ -472,7 +481,7 @@ struct ReferenceModel {
             if !binding.props.isEmpty { events["awake:\(binding.label)", default: 0] += 1 }
             // A contribution's key is the library's own: the observers' record leaves it out.
             let spec = scenario.specs[members[owner]!.spec]
-            heard = spec.contributions.contains(binding) || spec.contextual == binding ? [] : observers(of: owner)
+            heard = spec.contributions.contains(binding) || spec.contextual == binding || spec.isEntry(binding) ? [] : observers(of: owner)
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
             var held = [value]

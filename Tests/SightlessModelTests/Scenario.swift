@@ -120,6 +120,13 @@ struct MSpec: Sendable {
     /// A contextual binding of `a0` when injected into `Consumer` (requested as the key `C`);
     /// its key here (`x…`) only names it.
     var contextual: MBinding?
+    /// Contributions to `Set<MNode>` (`S`) and entries of `[String: MNode]` (`M`), the
+    /// modules' and the overrides' (`Collections.swift`).
+    var setEntries: [MEntry] = []
+    var mapEntries: [MEntry] = []
+    /// Types the root's module offers as candidates for `P` (`Key<MNode>()`), each a binding of
+    /// the key `P` by the type's initializer.
+    var candidates: [MBinding] = []
     /// Keys of `bindings` that a module of their own binds, which the spec's module installs
     /// twice (a near-miss: `MMutation.installedTwice`).
     var installedTwice: [String] = []
@@ -182,11 +189,14 @@ enum MOp: Sendable, Equatable {
     case withArguments(member: Int, key: String, depth: Int, tuple: Bool, path: MPath)
     /// A lifecycle step (`Lifecycle.swift`).
     case lifecycle(MLifecycleOp)
+    /// A request nesting `links` levels (`Collections.swift`): of the awaited chain (`q`), or of
+    /// `r` with that argument.
+    case deep(member: Int, key: String, links: Int, path: MPath)
 
     var member: Int? {
         switch self {
         case .request(let m, _, _, _), .concurrent(let m, _, _), .drop(let m), .shutDown(let m), .awaitShutDown(let m),
-             .shutDownDuring(let m, _, _, _), .withArguments(let m, _, _, _, _): m
+             .shutDownDuring(let m, _, _, _), .withArguments(let m, _, _, _, _), .deep(let m, _, _, _): m
         case .makeChild(let parent, _, _): parent
         case .lifecycle(let op): op.parent
         case .release: nil
@@ -218,6 +228,7 @@ extension MScenario {
             if let binding = s.binding(key) { return (index, binding) }
             current = s.parent
         }
+        if key == MScenario.port, let candidate = autoWired { return (0, candidate) }
         return nil
     }
 
@@ -239,6 +250,7 @@ extension MScenario {
             keys += s.effective.map(\.key)
             if !s.contributions.isEmpty && !keys.contains(MScenario.collection) { keys.append(MScenario.collection) }
             if s.isTemplate { keys.append("p") }
+            keys += gatheredKeys(of: s, beside: keys)
             current = s.parent
         }
         return keys
@@ -268,6 +280,14 @@ extension MScenario {
                         for dep in contribution.depKeys { stack.append((dep, index)) }
                     }
                     current = specs[index].parent
+                }
+                continue
+            }
+            if next == MScenario.set || next == MScenario.map {
+                for (index, entry) in entries(set: next == MScenario.set, from: from)
+                where seen.insert("\(index).\(entry.binding.key)").inserted {
+                    result.append((index, entry.binding))
+                    for dep in entry.binding.depKeys { stack.append((dep, index)) }
                 }
                 continue
             }
@@ -353,7 +373,9 @@ extension MScenario {
         }
         for index in specs.indices { specs[index].observes = random.chance(index == 0 ? 50 : 30) }
         for index in specs.indices where random.chance(30) { addOverride(to: index, random: &random) }
+        addCandidates(random: &random)
         for index in specs.indices where random.chance(35) { addContributions(to: index, random: &random) }
+        addCollections(random: &random)
         for index in specs.indices where random.chance(30) {
             specs[index].contextual = syncBinding(key: "x\(specs[index].name)", in: index, random: &random)
         }
@@ -363,6 +385,7 @@ extension MScenario {
         }
         generateOps(random: &random)
         addLifecycle(seed: seed)
+        addDeepRequest(random: &random)
         self = KnownCause.sanitized(self)
     }
 
@@ -532,7 +555,7 @@ extension MScenario {
             var deps: [String] = []
             if kind != .instance {
                 for dep in visibleKeys(from: spec) where random.chance(25) && !deps.contains(dep) {
-                    if dep.hasPrefix("y") || dep == MScenario.collection || dep == "p" || needsAwait(dep, from: spec) { continue }
+                    if dep.hasPrefix("y") || MScenario.gathered.contains(dep) || dep == "p" || needsAwait(dep, from: spec) { continue }
                     if reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest || $0.binding.scope == .weak }) { continue }
                     deps.append(dep)
                 }
@@ -543,13 +566,13 @@ extension MScenario {
 
     /// A synchronous binding, unscoped or a singleton, needing nothing that needs await or is
     /// shorter-lived.
-    private func syncBinding(key: String, in spec: Int, random: inout SplitMix) -> MBinding {
+    func syncBinding(key: String, in spec: Int, random: inout SplitMix) -> MBinding {
         let kind = random.pick([MKind.type, .closure, .provider, .instance])
         let scope: MScope = kind == .instance ? .unscoped : random.pick([.unscoped, .singleton])
         var deps: [String] = []
         if kind != .instance {
             for dep in visibleKeys(from: spec) where random.chance(25) && !deps.contains(dep) {
-                if dep.hasPrefix("y") || dep == MScenario.collection || dep == "p" || needsAwait(dep, from: spec) { continue }
+                if dep.hasPrefix("y") || MScenario.gathered.contains(dep) || dep == "p" || needsAwait(dep, from: spec) { continue }
                 if reach(dep, from: spec).contains(where: { $0.binding.scope == .perRequest || $0.binding.scope == .weak }) { continue }
                 deps.append(dep)
             }
@@ -725,6 +748,9 @@ extension MOp: CustomStringConvertible {
         case .awaitShutDown(let m): "shut m\(m) down with awaitShutDown"
         case .shutDownDuring(let m, let key, let count, let path):
             "shut m\(m) down while \(count) tasks request \(key) from it via \(path.rawValue)"
+        case .deep(let m, let key, let links, let path):
+            key == "r" ? "request r with argument \(links) from m\(m) via \(path.rawValue)"
+                : "request the awaited chain of \(links) links from m\(m) via \(path.rawValue)"
         case .withArguments(let m, let key, let depth, let tuple, let path):
             key == "r" ? "request r with argument \(depth) from m\(m) via \(path.rawValue)"
                 : "request d with arguments \(tuple ? "(1, \"x\") as one tuple" : "1, \"x\"") from m\(m) via \(path.rawValue)"
@@ -743,6 +769,7 @@ extension MScenario: CustomStringConvertible {
             for binding in spec.overrides { lines.append("    override \(binding)") }
             for binding in spec.contributions { lines.append("    contribute to L (as \(binding))") }
             if let binding = spec.contextual { lines.append("    a0 when injected into C (as \(binding))") }
+            lines += describeCollections(of: spec)
             if !spec.installedTwice.isEmpty {
                 lines.append("    installs the module of \(spec.installedTwice.joined(separator: ", ")) twice")
             }
