@@ -215,8 +215,15 @@ struct FeatureTable {
     /// and a step (a near-miss's members are made, nothing is requested), and a scenario's
     /// feature and a near-miss's (printed, not required: a near-miss is one scenario in five).
     static func exclusive(_ pair: Pair) -> Bool {
-        let a = isNearMissOnly(pair.first), b = isNearMissOnly(pair.second)
+        let a = isNearMissOnly(pair.first) || isRare(pair.first), b = isNearMissOnly(pair.second) || isRare(pair.second)
         return a || b
+    }
+
+    /// Whether a feature is drawn rarely on purpose: a deep request costs about 0.8 s of its
+    /// scenario's run, so each is drawn in one scenario in 400 (`addDeepRequest`), too few to
+    /// meet every other feature; `CollectionTests` checks each limit at its boundary.
+    static func isRare(_ feature: String) -> Bool {
+        feature.hasPrefix("awaited chain ") || feature == "recursion deeper than the stack"
     }
 
     /// Whether a feature is a near-miss's alone.
@@ -248,7 +255,11 @@ struct FeatureCoverageTests {
         let table = FeatureCoverageTests.table
         // A near-miss the rules let pass is an outcome, not a feature drawn.
         for (feature, count) in table.counts where feature != "near-miss built" {
-            #expect(count * 100 >= table.scenarios, "\(feature): \(count) of \(table.scenarios)")
+            if FeatureTable.isRare(feature) {
+                #expect(count >= 1, "\(feature): \(count) of \(table.scenarios)")
+            } else {
+                #expect(count * 100 >= table.scenarios, "\(feature): \(count) of \(table.scenarios)")
+            }
         }
     }
 
