@@ -344,29 +344,14 @@ struct MCandidateDescriptor: Hashable, Sendable {
     var position: Int
 }
 
-/// Every candidate descriptor a type was made for, numbered for the process (append-only).
+/// Every candidate descriptor a `CNode` was made for.
 enum MCandidateDescriptors {
-    private static let table = Locked<(list: [MCandidateDescriptor], index: [MCandidateDescriptor: Int])>(([], [:]))
+    private static let types = MTypeTable<MCandidateDescriptor>()
 
-    static subscript(_ code: Int) -> MCandidateDescriptor { table.withLock { $0.list[code] } }
+    static subscript(_ code: Int) -> MCandidateDescriptor { types[code] }
 
     /// The type that stands for `descriptor`, `Kept` (`Closable`) for a singleton.
-    static func code(of descriptor: MCandidateDescriptor) -> any MCode.Type {
-        let number = table.withLock { table in
-            if let known = table.index[descriptor] { return known }
-            table.list.append(descriptor)
-            table.index[descriptor] = table.list.count - 1
-            return table.list.count - 1
-        }
-        func keep<Inner: MCode>(_ inner: Inner.Type) -> any MCode.Type { Kept<Inner>.self }
-        return descriptor.singleton ? keep(codeType(number)) : codeType(number)
-    }
-
-    private static func codeType(_ number: Int) -> any MCode.Type {
-        guard number > 0 else { return Z.self }
-        func wrap<High: MCode>(_ high: High.Type) -> any MCode.Type { number % 2 == 0 ? B0<High>.self : B1<High>.self }
-        return wrap(codeType(number / 2))
-    }
+    static func code(of descriptor: MCandidateDescriptor) -> any MCode.Type { types.code(of: descriptor, kept: descriptor.singleton) }
 }
 
 /// What `CNode` is, whatever its code: how an observer tells its builds.
@@ -453,16 +438,9 @@ extension LibraryRunner {
     static func fetchGathered(_ injector: Injector, _ name: String, _ path: MPath) async -> Result<Fetched, InjectionError>? {
         switch name {
         case MScenario.set:
-            return await fetch(injector, Key<Set<MNode>>(), path).map { set in
-                let trees = set.map(\.tree).sorted { $0.shape < $1.shape }
-                return Fetched(tree: MTree(label: MScenario.set, id: -collectionSerial(), children: trees), nodes: Array(set))
-            }
+            return await fetch(injector, Key<Set<MNode>>(), path).map(Fetched.init(set:))
         case MScenario.map:
-            return await fetch(injector, Key<[String: MNode]>(), path).map { map in
-                let keys = map.keys.sorted()
-                return Fetched(tree: MTree(label: MScenario.map + "{" + keys.joined(separator: ",") + "}", id: -collectionSerial(),
-                                           children: keys.map { map[$0]!.tree }), nodes: keys.map { map[$0]! })
-            }
+            return await fetch(injector, Key<[String: MNode]>(), path).map(Fetched.init(map:))
         case MScenario.port:
             return await fetch(injector, Key<MNode>(), path).map(Fetched.init(node:))
         default:
@@ -482,7 +460,7 @@ extension LibraryRunner {
 /// Numbers each set and map a request returns (a value, with no identity of its own).
 private let gatheredSerials = Locked(0)
 
-func collectionSerial() -> Int {
+private func collectionSerial() -> Int {
     gatheredSerials.withLock { serial in
         serial += 1
         return 1_000_000_000 + serial
@@ -677,4 +655,21 @@ func shrinkCollections(_ s: MScenario) -> [MScenario] {
         }
     }
     return result
+}
+
+extension Fetched {
+    /// What a request of `S` returned: its elements' trees in the order of their shapes, under a
+    /// number of its own.
+    init(set: Set<MNode>) {
+        let trees = set.map(\.tree).sorted { $0.shape < $1.shape }
+        self.init(tree: MTree(label: MScenario.set, id: -collectionSerial(), children: trees), nodes: Array(set))
+    }
+
+    /// What a request of `M` returned: its entries in the order of their keys, which its label
+    /// names, under a number of its own.
+    init(map: [String: MNode]) {
+        let keys = map.keys.sorted()
+        self.init(tree: MTree(label: MScenario.map + "{" + keys.joined(separator: ",") + "}", id: -collectionSerial(),
+                              children: keys.map { map[$0]!.tree }), nodes: keys.map { map[$0]! })
+    }
 }

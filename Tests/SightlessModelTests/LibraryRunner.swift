@@ -209,15 +209,15 @@ struct MDescriptor: Hashable, Sendable {
     var props: [String]
 }
 
-/// Every descriptor a type was made for, numbered for the process: append-only, so a type's
-/// number always means the same descriptor.
-enum MDescriptors {
-    private static let table = Locked<(list: [MDescriptor], index: [MDescriptor: Int])>(([], [:]))
+/// Descriptors numbered for the process, each number a type (an `MCode`): append-only, so a
+/// type's number always means the same descriptor.
+final class MTypeTable<Descriptor: Hashable & Sendable>: Sendable {
+    private let table = Locked<(list: [Descriptor], index: [Descriptor: Int])>(([], [:]))
 
-    static subscript(_ code: Int) -> MDescriptor { table.withLock { $0.list[code] } }
+    subscript(_ code: Int) -> Descriptor { table.withLock { $0.list[code] } }
 
     /// The type that stands for `descriptor`, `Kept` (`Closable`) when `kept`.
-    static func code(of descriptor: MDescriptor, kept: Bool) -> any MCode.Type {
+    func code(of descriptor: Descriptor, kept: Bool) -> any MCode.Type {
         let number = table.withLock { table in
             if let known = table.index[descriptor] { return known }
             table.list.append(descriptor)
@@ -225,7 +225,7 @@ enum MDescriptors {
             return table.list.count - 1
         }
         func keep<Inner: MCode>(_ inner: Inner.Type) -> any MCode.Type { Kept<Inner>.self }
-        return kept ? keep(type(number)) : type(number)
+        return kept ? keep(Self.type(number)) : Self.type(number)
     }
 
     private static func type(_ number: Int) -> any MCode.Type {
@@ -233,6 +233,16 @@ enum MDescriptors {
         func wrap<High: MCode>(_ high: High.Type) -> any MCode.Type { number % 2 == 0 ? B0<High>.self : B1<High>.self }
         return wrap(type(number / 2))
     }
+}
+
+/// Every descriptor a `PNode` was made for.
+enum MDescriptors {
+    private static let types = MTypeTable<MDescriptor>()
+
+    static subscript(_ code: Int) -> MDescriptor { types[code] }
+
+    /// The type that stands for `descriptor`, `Kept` (`Closable`) when `kept`.
+    static func code(of descriptor: MDescriptor, kept: Bool) -> any MCode.Type { types.code(of: descriptor, kept: kept) }
 }
 
 /// An `Injectable` node with properties: its initializer (raw, of the descriptor's

@@ -554,19 +554,8 @@ func syncFetch(_ injector: Injector, _ name: String, _ path: MPath) -> Result<Fe
     }
     if name == MScenario.jit.key { return fetch(Key<JitShared>()).map { Fetched(node: $0.node) } }
     if name == MScenario.consumer { return fetch(Key<Consumer>()).map { Fetched(node: $0.node) } }
-    if name == MScenario.set {
-        return fetch(Key<Set<MNode>>()).map { set in
-            let trees = set.map(\.tree).sorted { $0.shape < $1.shape }
-            return Fetched(tree: MTree(label: MScenario.set, id: -collectionSerial(), children: trees), nodes: Array(set))
-        }
-    }
-    if name == MScenario.map {
-        return fetch(Key<[String: MNode]>()).map { map in
-            let keys = map.keys.sorted()
-            return Fetched(tree: MTree(label: MScenario.map + "{" + keys.joined(separator: ",") + "}", id: -collectionSerial(),
-                                       children: keys.map { map[$0]!.tree }), nodes: keys.map { map[$0]! })
-        }
-    }
+    if name == MScenario.set { return fetch(Key<Set<MNode>>()).map(Fetched.init(set:)) }
+    if name == MScenario.map { return fetch(Key<[String: MNode]>()).map(Fetched.init(map:)) }
     return fetch(nodeKey(name)).map(Fetched.init(node:))
 }
 
