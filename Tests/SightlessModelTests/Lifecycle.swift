@@ -501,9 +501,10 @@ func closeFailedOrderViolations(_ step: MRawStep) -> [String] {
 func lifecycleRecord(of error: InjectionError) -> String? {
     guard error.kind == .initializerFailed else { return nil }
     if case .initializerFailed(let key, _) = error.problems[0].detail {
-        // The unnamed key of `MNode` is the scenario's `P`.
+        // The unnamed key of `MNode` is the scenario's `P`, and so is a candidate's type, which
+        // the path names where the candidate was wired to `P`.
         func named(_ key: AnyKey) -> String {
-            key.name ?? (key.type == MNode.self ? MScenario.port : key.typeName)
+            key.name ?? (key.type == MNode.self || key.type is any MCandidateNode.Type ? MScenario.port : key.typeName)
         }
         let path = error.path.map { key in
             // A contribution's and a contextual binding's keys are the library's own: named by what they are.

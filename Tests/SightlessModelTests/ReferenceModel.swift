@@ -482,6 +482,13 @@ struct ReferenceModel {
             // A contribution's key is the library's own: the observers' record leaves it out.
             let spec = scenario.specs[members[owner]!.spec]
             heard = spec.contributions.contains(binding) || spec.contextual == binding || spec.isEntry(binding) ? [] : observers(of: owner)
+            // A binding with properties that does not keep its values until shutdown is an alias
+            // whose decorators are its own, over a type the observers hear built before them
+            // (`LibraryRunner`): heard even when a decorator then fails.
+            if !binding.props.isEmpty && !binding.scope.keeps {
+                for observer in heard { events["\(observer):\(key)", default: 0] += 1 }
+                heard = []
+            }
         }
         for decorator in scenario.specs[members[owner]!.spec].decorators where decorator.key == key {
             var held = [value]
