@@ -169,6 +169,15 @@ struct KnownCauseTests {
               .shutDown(member: 0)]))
     }
 
+    @Test func unscopedValueBuiltOnceAtStart() async {
+        await reproduce(.unscopedValueBuiltTwiceAtStart, scenario([MSpec(name: "root", bindings: [
+            MBinding(key: "a1", kind: .asyncInitializer, scope: .singleton, deps: []),
+            MBinding(key: "a2", kind: .type, scope: .eager, deps: ["a1"]),
+            MBinding(key: "a4", kind: .type, scope: .unscoped, deps: [], props: ["a2"]),
+            MBinding(key: "a5", kind: .asyncClosure, scope: .eager, deps: ["a4"]),
+        ])], start: true, []), intermittent: true, runs: 100)
+    }
+
     @Test func childContributesToMapWithReplacedEntry() async {
         await reproduce(.childOfReplacedMapEntryRefused, scenario([
             MSpec(name: "root", mapEntries: [
