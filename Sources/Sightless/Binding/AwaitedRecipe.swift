@@ -95,12 +95,17 @@ extension Recipe {
         // kept per child is kept by the child running the request (`Meaning.Owner.eachChild`).
         switch (scoping, kept) {
         case (.rebuilds, _):
+            // An awaited request builds it synchronously once every kept value it needs is
+            // stored, not merely ready to be built (`AnyNode.isReady`).
+            let settled: AnyNode.Settled = ready != nil && awaited.settlesApart
+                ? .asked({ injector in awaited.areSettled(in: injector) }) : .asReady
             return Node(Provision(key: key, plan: synchronous, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: builds.unscoped, leafBuild: builds.leafBuild, awaited: reason, actor: offActor, ready: ready,
-                        leaves: leaves, rethrow: rethrow, coveredPlan: covered)
+                        settled: settled, leaves: leaves, rethrow: rethrow, coveredPlan: covered)
         case (.keepsOne, let kept?):
             return keptAwaitingNode(key, linker, kept, synchronous: synchronous, recorded: builds.recorded, reason: reason,
-                                    actor: offActor, ready: ready, readiness: readiness)
+                                    actor: offActor, ready: ready, readiness: readiness,
+                                    settled: builtWhenReady == nil ? .asReady : .whenStored)
         case (.unsupported, _), (.keepsOne, nil):
             throw InjectionError(.awaitedInScope(key: key, scope: scope.name, awaited: reason), path: [key])
         }
@@ -201,7 +206,7 @@ extension Recipe {
             if let offActor { return InjectionError(.offActor(key: reason, actor: offActor.name), path: [key, reason]) }
             // Told from what is not ready now: an awaited singleton stored already (`start`) is
             // no reason, and a value of an actor's, off that actor, is told as such.
-            let blocking = awaited.nodes.first { !$0.isReady(in: injector) }
+            let blocking = awaited.nodes.first { !$0.canBuildSynchronously(in: injector) }
             if let blocking, let actor = blocking.awaitedActor {
                 let isolated = blocking.awaited ?? blocking.key
                 return InjectionError(.offActor(key: isolated, actor: actor.name),
@@ -285,7 +290,7 @@ extension Recipe {
     private static func keptAwaitingNode<Value>(
         _ key: AnyKey, _ linker: any Linking & LinkingNode, _ kept: KeptStorage, synchronous: @escaping Plan<Value>,
         recorded: @escaping AsyncPlan<Value>, reason: AnyKey, actor: ActorIsolation?, ready: (@Sendable (Injector) -> Bool)?,
-        readiness: AnyNode.Readiness?
+        readiness: AnyNode.Readiness?, settled: AnyNode.Settled
     ) -> AnyNode {
         let owner = linker.owner
         let stored: Plan<Value>
@@ -310,7 +315,7 @@ extension Recipe {
                 }
             }
             return Node(Provision(key: key, plan: stored, storage: storage), signature: linker.dynamicSignature,
-                        asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness)
+                        asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness, settled: settled)
         case .perChild:
             // A synchronous build (`ready`) reads the child's storage itself, before anything else.
             if ready != nil {
@@ -334,7 +339,7 @@ extension Recipe {
             }
             return Node(Provision(key: key, plan: stored, storage: nil), signature: linker.dynamicSignature,
                         asyncPlan: build, awaited: reason, actor: actor, ready: ready, readiness: readiness,
-                        childHolds: childHolds)
+                        settled: settled, childHolds: childHolds)
         }
     }
 

@@ -146,9 +146,14 @@ extension Recipe {
                 unsafe Transfer(try section.run { resolution in try stored(&resolution) })
             }.value
         }
+        // An awaited request builds it synchronously once every kept value it needs is stored,
+        // not merely ready to be built (`AnyNode.isReady`).
+        let settled: AnyNode.Settled = awaited.settlesApart ? .asked({ injector in
+            storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areSettled(in: injector))
+        }) : .asReady
         let node = Node(provision, signature: linker.dynamicSignature, asyncPlan: asyncPlan, awaited: reason, ready: { injector in
             storage?.isFilled == true || (ActorIsolation.mainActor.isCurrent && awaited.areReady(in: injector))
-        })
+        }, settled: settled)
         if let body, held == nil, storage == nil {
             let whole = node.plan
             node.mainActorPlan = { resolution in

@@ -286,6 +286,9 @@ struct AwaitedDependencies: Sendable {
     private let mayOverlap: Bool
     /// How `areReady` is decided, from the leaves' readiness when the node is linked.
     private let readiness: Readiness
+    /// How `areSettled` is decided, from the leaves' `settledReadiness`; `nil` when it is
+    /// decided as `areReady` is (no leaf is a kept value built synchronously).
+    private let settled: Readiness?
     /// The section's node while the injector has observers: the path they are told of a leaf's
     /// build goes through it (`RequestFrame.awaitedPath`). A reference, `nil` without observers:
     /// a plan that copies these dependencies copies one word more, not a key.
@@ -314,15 +317,22 @@ struct AwaitedDependencies: Sendable {
         var counts: [Int: Int] = [:]
         for leaf in leaves { counts[leaf.group, default: 0] += 1 }
         mayOverlap = counts.values.contains { $0 > 1 }
+        readiness = Self.readiness(leaves.map(\.node.readiness))
+        let differs = leaves.contains { $0.node.settlesApart }
+        settled = differs ? Self.readiness(leaves.map(\.node.settledReadiness)) : nil
+    }
+
+    /// How every one of the leaves is decided, from how each is.
+    private static func readiness(_ each: [AnyNode.Readiness]) -> Readiness {
         var storages: ContiguousArray<InstanceStorage>? = []
-        for leaf in leaves {
-            switch leaf.node.readiness {
+        for readiness in each {
+            switch readiness {
             case .always: continue
             case .stored(let storage): storages?.append(storage)
             case .asked: storages = nil
             }
         }
-        readiness = switch storages {
+        return switch storages {
         case nil: .asked
         case let storages? where storages.isEmpty: .always
         case let storages? where storages.count == 1: .stored(storages[0])
@@ -348,7 +358,24 @@ struct AwaitedDependencies: Sendable {
         case .always: true
         case .stored(let storage): storage.isFilled
         case .allStored(let storages): storages.allSatisfy { $0.isFilled }
-        case .asked: leaves.indices.allSatisfy { leaves[$0].node.isReady(in: injector) }   // no copy of each leaf
+        case .asked: leaves.indices.allSatisfy { leaves[$0].node.canBuildSynchronously(in: injector) }   // no copy of each leaf
+        }
+    }
+
+    /// Whether some leaf is a kept value built synchronously, which `areSettled` counts only once
+    /// stored.
+    var settlesApart: Bool { settled != nil }
+
+    /// Whether an awaited request may build the section's node synchronously now, with no
+    /// `await` (`AnyNode.isReady`): as `areReady`, with a kept value built synchronously counted
+    /// only once it is stored.
+    func areSettled(in injector: Injector) -> Bool {
+        switch settled {
+        case nil: areReady(in: injector)
+        case .always?: true
+        case .stored(let storage)?: storage.isFilled
+        case .allStored(let storages)?: storages.allSatisfy { $0.isFilled }
+        case .asked?: leaves.indices.allSatisfy { leaves[$0].node.isReady(in: injector) }
         }
     }
 

@@ -49,12 +49,42 @@ class AnyNode {
     /// always for a node that needs no `await`; for one that does, once its value is stored, or
     /// once everything it awaits is. A value kept per child of a template is stored in the child
     /// running the request (such a node has no storage of its own).
+    ///
+    /// A kept value built synchronously is ready so once what it awaits is stored, though an
+    /// awaited request may be building it then (it claimed the build before): a synchronous
+    /// build that reaches it fails with `needsAwait`, which a synchronous request reports.
+    func canBuildSynchronously(in injector: Injector) -> Bool { true }
+
+    /// Whether an awaited request may build the node's value synchronously now, with no
+    /// `await`: as `canBuildSynchronously`, except that a kept value built synchronously counts
+    /// only once it is stored. An awaited request that built synchronously and then met such a
+    /// value under an awaited build would have to await after all, and build again what it had
+    /// built before meeting it (an unscoped consumer, say); it awaits from the start instead.
     @usableFromInline func isReady(in injector: Injector) -> Bool { true }
 
-    /// How `isReady` is decided, for a section that asks on every synchronous request.
+    /// How `canBuildSynchronously` is decided, for a section that asks on every synchronous
+    /// request.
     var readiness: Readiness { .always }
 
-    /// How a node's `isReady` is decided, known when it is linked.
+    /// How `isReady` is decided, for an awaited request's section.
+    var settledReadiness: Readiness { readiness }
+
+    /// Whether `isReady` is decided otherwise than `canBuildSynchronously`.
+    var settlesApart: Bool { false }
+
+    /// How a node that needs `await` answers `isReady`, where it differs from
+    /// `canBuildSynchronously`.
+    enum Settled: Sendable {
+        /// As `canBuildSynchronously`.
+        case asReady
+        /// Only once its value is stored (in the child running the request, for a value kept
+        /// per child of a template): a kept value built synchronously.
+        case whenStored
+        /// By asking: a node whose dependencies include a kept value built synchronously.
+        case asked(@Sendable (Injector) -> Bool)
+    }
+
+    /// How a node's `canBuildSynchronously` or `isReady` is decided, known when it is linked.
     enum Readiness {
         /// It needs no `await`.
         case always
@@ -121,6 +151,8 @@ final class Node<Value>: AnyNode {
     /// How consumers decide `isReady` when the node says so itself: a kept value built
     /// synchronously once the one storage it awaits is filled is ready with that storage.
     private let decidedReadiness: Readiness?
+    /// How `isReady` differs from `canBuildSynchronously`, if it does.
+    private let settled: Settled
     /// For a value kept per child of a template: whether the child running a request holds it.
     private let childHolds: (@Sendable (Injector) -> Bool)?
     private let leaves: [AwaitedLeaf]
@@ -147,10 +179,21 @@ final class Node<Value>: AnyNode {
         return value
     }
 
-    @usableFromInline override func isReady(in injector: Injector) -> Bool {
+    override func canBuildSynchronously(in injector: Injector) -> Bool {
         guard asyncPlan != nil else { return true }
         if let storage, storage.isFilled { return true }
         if awaitedReady?(injector) == true { return true }
+        return childHolds?(injector) ?? false
+    }
+
+    @usableFromInline override func isReady(in injector: Injector) -> Bool {
+        guard asyncPlan != nil else { return true }
+        if let storage, storage.isFilled { return true }
+        switch settled {
+        case .asReady: if awaitedReady?(injector) == true { return true }
+        case .whenStored: break
+        case .asked(let isSettled): if isSettled(injector) { return true }
+        }
         return childHolds?(injector) ?? false
     }
 
@@ -159,6 +202,20 @@ final class Node<Value>: AnyNode {
         if let decidedReadiness { return decidedReadiness }
         if awaitedReady == nil, let storage { return .stored(storage) }
         return .asked
+    }
+
+    override var settlesApart: Bool {
+        if case .asReady = settled { return false }
+        return true
+    }
+
+    override var settledReadiness: Readiness {
+        guard asyncPlan != nil else { return .always }
+        switch settled {
+        case .asReady: return readiness
+        case .whenStored: return storage.map { .stored($0) } ?? .asked
+        case .asked: return .asked
+        }
     }
 
     nonisolated(nonsending)
@@ -177,6 +234,7 @@ final class Node<Value>: AnyNode {
         self.dependenciesActor = nil
         self.awaitedReady = nil
         self.decidedReadiness = nil
+        self.settled = .asReady
         self.childHolds = nil
         self.leaves = []
         self.leavesRethrow = nil
@@ -191,7 +249,7 @@ final class Node<Value>: AnyNode {
     init(
         _ provision: Provision<Value>, signature: DynamicSignature?, asyncPlan: @escaping AsyncPlan<Value>,
         leafBuild: LeafBuild? = nil, awaited: AnyKey, actor: ActorIsolation? = nil,
-        ready: (@Sendable (Injector) -> Bool)?, readiness: Readiness? = nil, childHolds: (@Sendable (Injector) -> Bool)? = nil,
+        ready: (@Sendable (Injector) -> Bool)?, readiness: Readiness? = nil, settled: Settled = .asReady, childHolds: (@Sendable (Injector) -> Bool)? = nil,
         leaves: [AwaitedLeaf] = [], rethrow: (@Sendable (any Error) -> InjectionError)? = nil, coveredPlan: Plan<Value>? = nil
     ) {
         self.plan = provision.plan
@@ -200,6 +258,7 @@ final class Node<Value>: AnyNode {
         self.dependenciesActor = actor
         self.awaitedReady = ready
         self.decidedReadiness = readiness
+        self.settled = settled
         self.childHolds = childHolds
         self.leaves = leaves
         self.leavesRethrow = rethrow
