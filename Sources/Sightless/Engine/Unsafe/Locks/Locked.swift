@@ -12,7 +12,12 @@
 /// accesses to it therefore never overlap: a `body` that asked for the lock again would wait for
 /// itself rather than reach the state, so the runtime does not check each access for
 /// exclusivity (`@exclusivity(unchecked)`), which would cost about 80 instructions apiece.
-@safe final class Locked<State>: @unchecked Sendable {
+///
+/// A class whose state is all behind one lock may be a subclass, so that it and its lock are one
+/// allocation (`InjectorLifecycle`): the state stays private here, reached only by `withLock`, and
+/// a subclass adds only constants of `Sendable` types and atomics, which is what its inherited
+/// `Sendable` conformance relies on.
+@safe class Locked<State>: @unchecked Sendable {
     private let mutex = PthreadMutex()
     @exclusivity(unchecked) private var state: State
 
@@ -22,7 +27,7 @@
     }
 
     /// Runs `body` with the state, under the lock.
-    func withLock<Result, Failure: Error>(
+    final func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try mutex.withLocked { () throws(Failure) -> Result in try unsafe body(&state) }
