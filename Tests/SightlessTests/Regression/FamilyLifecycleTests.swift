@@ -29,6 +29,18 @@ private final class AsyncSession: Injectable, Closable, Sendable {
 }
 
 /// A per-child value built synchronously, over the family's pool.
+/// A value a child keeps, which says which child's it is when it closes.
+private final class TaggedSession: Injectable, Closable {
+    let log: FamilyLog
+    let tag: RequestID
+    init(log: FamilyLog, tag: RequestID) {
+        self.log = log
+        self.tag = tag
+    }
+    static let initializer = Initializer(TaggedSession.init(log:tag:))
+    func close() throws { log.add("session \(tag.value)") }
+}
+
 private final class SyncSession: Injectable, Closable {
     let log: FamilyLog
     let pool: FamilyPool
@@ -350,6 +362,26 @@ struct FamilyLifecycleTests {
         }
         try root.shutDown()
         #expect(log.all == ["pool"])
+    }
+
+    @Test("children made where dropped ones were are closed by the parent's shutdown, newest first")
+    func childrenMadeAfterDropsClosedNewestFirst() throws {
+        let log = FamilyLog()
+        let root = try root(log)
+        let template = try root.childTemplate(providing: RequestID.self) { binder in
+            binder.bind(TaggedSession.self).in(.singleton)
+        }
+        func child(_ tag: Int) throws -> Injector {
+            let child = try template.child(RequestID(tag))
+            _ = try child.getInstance(TaggedSession.self)
+            return child
+        }
+        var children: [Injector?] = try (0..<6).map(child)
+        for index in [1, 4, 0] { children[index] = nil }
+        children += try (6..<10).map(child)
+        children[7] = nil
+        try root.shutDown()
+        #expect(log.all == ["session 9", "session 8", "session 6", "session 5", "session 3", "session 2"])
     }
 
     @Test("a parent's shutdown closes the values of the children still alive, whatever order the others were dropped in")
