@@ -441,6 +441,11 @@ struct MModule: Module {
     var known: Set<String> = []
     /// Whether the spec's contextual binding replaces an ancestor's, and so is an override.
     var contextualOverrides = false
+    /// For the module of bindings a spec installs twice: the keys the spec's overrides replace.
+    /// The type of such a binding with properties is bound unscoped: the scope belongs to the
+    /// binding the override replaced (an eager one would be built, or refused, where the model
+    /// has none), and the type is there only as the duplicate the module makes.
+    var replacedKeys: Set<String> = []
 
     private func bindContextual(_ contextual: MBinding, _ binder: Binder) {
         apply(contextual, binder.bind(Key<MNode>(named: "a0")).whenInjected(into: Consumer.self))
@@ -468,8 +473,9 @@ struct MModule: Module {
         bind(spec.bindings.filter { !spec.installedTwice.contains($0.key) }, binder)
         if !spec.installedTwice.isEmpty {
             // A module of those bindings alone (of a spec with a parent: no root's own keys).
-            let part = MModule(spec: MSpec(name: spec.name, parent: 0, bindings: spec.bindings.filter { spec.installedTwice.contains($0.key) }),
+            var part = MModule(spec: MSpec(name: spec.name, parent: 0, bindings: spec.bindings.filter { spec.installedTwice.contains($0.key) }),
                                log: log, instances: instances)
+            part.replacedKeys = Set(spec.overrides.map(\.key))
             binder.install(part)
             binder.install(part)
         }
@@ -481,7 +487,8 @@ struct MModule: Module {
         // last, so that each is reached first from its alias.
         for binding in (spec.bindings.filter { !spec.installedTwice.contains($0.key) } + spec.overrides) where !binding.props.isEmpty
             && binding.kind == .type && spec.effective.contains(binding) {
-            bindPropertiesType(propertiesCode(binding), binder, propertiesKeyName(binding, in: spec), binding.scope.keeps ? binding.scope : nil)
+            let scope = binding.scope.keeps && !replacedKeys.contains(binding.key) ? binding.scope : nil
+            bindPropertiesType(propertiesCode(binding), binder, propertiesKeyName(binding, in: spec), scope)
         }
         decorateAndObserve(binder)
     }

@@ -523,7 +523,10 @@ func lifecycleRecord(of error: InjectionError) -> String? {
 func shutdownRecord(of error: InjectionError) -> String {
     guard error.problems.allSatisfy({ $0.kind == .closeFailed }) else { return "shutdown threw \(error.kind)" }
     let keys = error.problems.map { problem -> String in
-        if case .closeFailed(let key, _) = problem.detail { return key.name ?? key.typeName }
+        // The unnamed key (`P`, bound or wired to a candidate) as the scenario names it.
+        if case .closeFailed(let key, _) = problem.detail {
+            return key.name ?? (key.type == MNode.self || key.type is any MCandidateNode.Type ? MScenario.port : key.typeName)
+        }
         return "?"
     }
     return "closeFailed \(keys.joined(separator: ","))"

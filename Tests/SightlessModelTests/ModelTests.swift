@@ -62,6 +62,7 @@ import Testing
 //   swift test --filter SightlessModelTests                                the default count (2,000)
 //   SIGHTLESS_MODEL_COUNT=30000 swift test --filter SightlessModelTests    more scenarios
 //   SIGHTLESS_SEED=n swift test --filter SightlessModelTests               replays scenario n, printed
+//   SIGHTLESS_MODEL_FROM=30000 SIGHTLESS_MODEL_COUNT=30000 …                 30,000 scenarios past CI's
 //   SIGHTLESS_MODEL_UNLIST=cause,… swift test --filter SightlessModelTests generates a listed cause's
 //                                                                          combination again (checks a fix)
 //
@@ -674,11 +675,13 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
 
 func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
-/// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_MODEL_COUNT` of them from a fixed start.
+/// The seeds to run: `SIGHTLESS_SEED` alone, or `SIGHTLESS_MODEL_COUNT` of them from a fixed start,
+/// or from `SIGHTLESS_MODEL_FROM` scenarios past it (scenarios no run at the default start draws).
 func modelSeeds() -> [UInt64] {
     if let text = environment("SIGHTLESS_SEED"), let seed = UInt64(text) { return [seed] }
     let count = environment("SIGHTLESS_MODEL_COUNT").flatMap { Int($0) } ?? 2_000
-    return (0..<UInt64(max(count, 1))).map { 0x30DE_0000 + $0 }
+    let from = environment("SIGHTLESS_MODEL_FROM").flatMap { UInt64($0) } ?? 0
+    return (0..<UInt64(max(count, 1))).map { 0x30DE_0000 + from + $0 }
 }
 
 @Suite("Model: the library does what the reference model predicts")
