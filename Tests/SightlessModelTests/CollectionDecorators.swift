@@ -1,7 +1,7 @@
 import Sightless
 
-// Decorators of a collection's key in the model suite: `S` (`Set<MNode>`) and `M`
-// (`[String: MNode]`) decorated by the member that gathers them, at any level of a family.
+// Decorators of a collection's key in the model suite: `L` (`[MNode]`), `S` (`Set<MNode>`) and
+// `M` (`[String: MNode]`) decorated by the member that gathers them, at any level of a family.
 //
 // What the documentation and the library say:
 // - A collection's key is bound like any key (`Composition.compose`: "Collections gathered from
@@ -27,17 +27,17 @@ import Sightless
 //   reported the same way, after its decorators"; observers wrap the decorated build,
 //   `Recipe.linkedNode`): to the gathering member's observers and its ancestors'.
 //
-// In the runner, a set's decorator adds an element of its own (`dec…`, holding nothing) to the
-// set it is handed; a map's decorator adds an entry under its own label, holding the same.
+// In the runner, an array's decorator appends an element of its own (`dec…`, holding nothing)
+// to the array it is handed, a set's adds one to the set; a map's decorator adds an entry under
+// its own label, holding the same.
 
 extension MScenario {
-    /// Draws decorators of `S` and `M` in the specs that contribute to them, from a random
+    /// Draws decorators of `L`, `S` and `M` in the specs that contribute to them, from a random
     /// stream of the seed's own (so that the rest of the scenario is drawn as before).
     mutating func addCollectionDecorators(seed: UInt64) {
         var random = SplitMix(seed: seed ^ 0x4445_434F_5241_5445)
         for index in specs.indices {
-            for (key, entries) in [(MScenario.set, specs[index].setEntries), (MScenario.map, specs[index].mapEntries)]
-            where !entries.isEmpty && random.chance(35) {
+            for key in [MScenario.set, MScenario.map, MScenario.collection] where specs[index].gathers(key) && random.chance(35) {
                 for _ in 0..<(1 + (random.chance(30) ? 1 : 0)) {
                     specs[index].collectionDecorators.append(MDecorator(key: key, id: random.below(1000)))
                 }
@@ -60,7 +60,7 @@ extension MScenario {
         var features: Set<String> = []
         for (index, spec) in specs.enumerated() {
             for decorator in spec.collectionDecorators {
-                features.insert(decorator.key == MScenario.set ? "decorated set" : "decorated map")
+                features.insert(decorator.key == MScenario.set ? "decorated set" : decorator.key == MScenario.map ? "decorated map" : "decorated array")
                 if index != 0 { features.insert("decorated collection in a child") }
             }
         }
@@ -87,9 +87,14 @@ extension MScenario {
 }
 
 extension MSpec {
-    /// Whether the spec's members gather `key` (`S` or `M`) themselves: they contribute to it.
+    /// Whether the spec's members gather `key` (`L`, `S` or `M`) themselves: they contribute to it.
     func gathers(_ key: String) -> Bool {
-        key == MScenario.set ? !setEntries.isEmpty : key == MScenario.map ? !mapEntries.isEmpty : false
+        switch key {
+        case MScenario.set: !setEntries.isEmpty
+        case MScenario.map: !mapEntries.isEmpty
+        case MScenario.collection: !contributions.isEmpty
+        default: false
+        }
     }
 }
 
@@ -97,7 +102,8 @@ extension MSpec {
 
 extension ReferenceModel {
     /// The collection `key` gathered from `member`, as its decorators and observers make it:
-    /// the set's `children` or the map's `entries`, handed to the decorators of the member that
+    /// the array's or the set's `children` (an array's decorators' elements after the
+    /// contributions, in declaration order) or the map's `entries`, handed to the decorators of the member that
     /// gathers it (the nearest, from `member` up, that contributes to it), in declaration order;
     /// then its build heard by that member's observers and its ancestors'.
     mutating func decorateCollection(_ key: String, from member: Int, children: inout [Int], entries: inout [(mapKey: String?, id: Int)]) {
@@ -114,7 +120,7 @@ extension ReferenceModel {
         for decorator in scenario.specs[members[owner]!.spec].collectionDecorators where decorator.key == key {
             let label = "dec\(decorator.id)"
             let added = newInstance(label, children: [])
-            if key == MScenario.set {
+            if key != MScenario.map {
                 children.append(added)
             } else if let at = entries.firstIndex(where: { $0.mapKey == label }) {
                 entries[at] = (label, added)
@@ -129,13 +135,15 @@ extension ReferenceModel {
 // MARK: - The runner
 
 extension MModule {
-    /// Declares the spec's decorators of `S` and `M`: a set's adds an element of its own, a
-    /// map's an entry under its label.
+    /// Declares the spec's decorators of `L`, `S` and `M`: an array's appends an element of its
+    /// own, a set's adds one, a map's adds an entry under its label.
     func decorateCollections(_ binder: Binder) {
         let log = log
         for decorator in spec.collectionDecorators {
             let label = "dec\(decorator.id)"
-            if decorator.key == MScenario.set {
+            if decorator.key == MScenario.collection {
+                binder.decorate([MNode].self) { (array: [MNode]) -> [MNode] in array + [MNode.make(label, [], log)] }
+            } else if decorator.key == MScenario.set {
                 binder.decorate(Set<MNode>.self) { (set: Set<MNode>) -> Set<MNode> in set.union([MNode.make(label, [], log)]) }
             } else {
                 binder.decorate([String: MNode].self) { (map: [String: MNode]) -> [String: MNode] in

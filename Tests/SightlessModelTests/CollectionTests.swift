@@ -160,6 +160,19 @@ struct CollectionTests {
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
     }
 
+    @Test("an array's decorators append after the contributions, in declaration order, on each request; observers hear the array built")
+    func decoratedArray() async {
+        let root = MSpec(name: "root",
+                         collectionDecorators: [MDecorator(key: MScenario.collection, id: 1), MDecorator(key: MScenario.collection, id: 2)],
+                         observes: true, contributions: [MBinding(key: "e0", kind: .closure, scope: .singleton, deps: [])])
+        let s = scenario([root], [.request(member: 0, key: MScenario.collection, path: .sync, hold: false),
+                                  .request(member: 0, key: MScenario.collection, path: .await, hold: false)])
+        #expect(predicted(s) == ["L#1(e0#2,dec1#3,dec2#4)", "L#5(e0#2,dec1#6,dec2#7)"])
+        #expect(steps(s)[2].events == ["root:L": 2])
+        let failure = await check(s)
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+    }
+
     @Test("the default scenarios draw sets, maps, candidates and deep requests in every form")
     func scenariosDrawTheseFeatures() {
         let table = FeatureTable(seeds: (0..<UInt64(2_000)).map { 0x30DE_0000 + $0 })
@@ -168,7 +181,7 @@ struct CollectionTests {
                         "request of the set", "request of the map", "request of the candidates' key", "awaited chain at the limit",
                         "awaited chain past the limit", "awaited chain requested synchronously", "recursion deeper than the stack",
                         "mutation duplicateMapKey", "mutation candidates", "rule ambiguousBinding", "decorated set", "decorated map",
-                        "decorated collection in a child"] {
+                        "decorated array", "decorated collection in a child"] {
             #expect(table.counts[feature, default: 0] > 0, "\(feature)")
         }
     }

@@ -579,7 +579,8 @@ struct MModule: Module {
             binder.observe { event in
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(Consumer.self) { log.heard("\(name):\(MScenario.consumer)") }
-                // A set's and a map's builds, gathered on each request.
+                // An array's, a set's and a map's builds, gathered on each request.
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier([MNode].self) { log.heard("\(name):\(MScenario.collection)") }
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(Set<MNode>.self) { log.heard("\(name):\(MScenario.set)") }
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier([String: MNode].self) { log.heard("\(name):\(MScenario.map)") }
                 // A candidate's type builds `P`'s values.

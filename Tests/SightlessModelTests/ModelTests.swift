@@ -19,8 +19,8 @@ import Testing
 // contributions to `[MNode]`, to `Set<MNode>` (bindings of their own, or aliases of a key, whose
 // equal values count once) and to `[String: MNode]` (an override's entry replacing the entry of
 // its key, the modules' or a parent's), each member's collections holding its parents'
-// contributions and its own, the set's and the map's keys decorated by the member that gathers
-// them (`CollectionDecorators.swift`); the unnamed key of `MNode` auto-wired to the root's only
+// contributions and its own, the array's, the set's and the map's keys decorated by the member
+// that gathers them (`CollectionDecorators.swift`); the unnamed key of `MNode` auto-wired to the root's only
 // candidate (an `Injectable` type built just in time in its scope), or bound or overridden beside
 // its candidates, which then lose (`Collections.swift`); contextual bindings for `Consumer`, `JitShared` (a self-declared
 // singleton nothing binds), initializers of `Injectable` types that declare properties (set

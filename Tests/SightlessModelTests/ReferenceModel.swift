@@ -372,6 +372,8 @@ struct ReferenceModel {
                     }
                 }
             }
+            var entries: [(mapKey: String?, id: Int)] = []
+            decorateCollection(key, from: member, children: &elements, entries: &entries)
             return .success(newCollection(elements))
         }
         if key == MScenario.consumer {
