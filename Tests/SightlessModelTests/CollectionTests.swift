@@ -112,6 +112,67 @@ struct CollectionTests {
         #expect(await checkNearMiss(MNearMiss(scenario: two, mutation: .candidates, change: "two candidates")) == nil)
     }
 
+    /// The model's steps for the scenario (the set-up first).
+    private func steps(_ scenario: MScenario) -> [MRawStep] {
+        var model = ReferenceModel(scenario: scenario)
+        var steps = [model.setUp()]
+        for op in scenario.ops { steps.append(model.perform(op)) }
+        return steps
+    }
+
+    @Test("a decorator of the set gets the gathered set on each request, and the request gets what it returns; observers hear the set built")
+    func decoratedSet() async {
+        let root = MSpec(name: "root", collectionDecorators: [MDecorator(key: MScenario.set, id: 1)], observes: true, setEntries: [entry("s0")])
+        let s = scenario([root], [.request(member: 0, key: MScenario.set, path: .sync, hold: false),
+                                  .request(member: 0, key: MScenario.set, path: .await, hold: false)])
+        #expect(predicted(s) == ["S#1(dec1#2,s0#3)", "S#4(dec1#5,s0#6)"])
+        #expect(steps(s)[1].events == ["root:S": 1])
+        let failure = await check(s)
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+    }
+
+    @Test("a child that adds to its parent's map gathers it and decorates it with its own decorators, not its parent's")
+    func childDecoratesTheMapItGathers() async {
+        let root = MSpec(name: "root", collectionDecorators: [MDecorator(key: MScenario.map, id: 1)], observes: true,
+                         mapEntries: [entry("m0", map: "k0")])
+        let child = MSpec(name: "c0", parent: 0, collectionDecorators: [MDecorator(key: MScenario.map, id: 2), MDecorator(key: MScenario.map, id: 3)],
+                          observes: true, mapEntries: [entry("mc0", map: "k1")])
+        let s = scenario([root, child], [.makeChild(parent: 0, spec: 1, id: 1),
+                                         .request(member: 1, key: MScenario.map, path: .sync, hold: false),
+                                         .request(member: 0, key: MScenario.map, path: .sync, hold: false)])
+        #expect(predicted(s) == ["", "M{dec2,dec3,k0,k1}#1(dec2#2,dec3#3,m0#4,mc0#5)", "M{dec1,k0}#6(dec1#7,m0#8)"])
+        let made = steps(s)
+        #expect(made[2].events == ["c0:M": 1, "root:M": 1])
+        // The events are counted over the scenario so far: the root's request adds one.
+        #expect(made[3].events == ["c0:M": 1, "root:M": 2])
+        let failure = await check(s)
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+    }
+
+    @Test("a child that contributes nothing to the set gets its parent's, decorated by the parent; only the parent's observers hear it")
+    func childGetsItsParentsDecoratedSet() async {
+        let root = MSpec(name: "root", collectionDecorators: [MDecorator(key: MScenario.set, id: 1)], setEntries: [entry("s0", scope: .singleton)])
+        let s = scenario([root, MSpec(name: "c0", parent: 0, observes: true)],
+                         [.makeChild(parent: 0, spec: 1, id: 1), .request(member: 1, key: MScenario.set, path: .sync, hold: false)])
+        #expect(predicted(s) == ["", "S#1(dec1#2,s0#3)"])
+        #expect(steps(s)[2].events.isEmpty)
+        let failure = await check(s)
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+    }
+
+    @Test("an array's decorators append after the contributions, in declaration order, on each request; observers hear the array built")
+    func decoratedArray() async {
+        let root = MSpec(name: "root",
+                         collectionDecorators: [MDecorator(key: MScenario.collection, id: 1), MDecorator(key: MScenario.collection, id: 2)],
+                         observes: true, contributions: [MBinding(key: "e0", kind: .closure, scope: .singleton, deps: [])])
+        let s = scenario([root], [.request(member: 0, key: MScenario.collection, path: .sync, hold: false),
+                                  .request(member: 0, key: MScenario.collection, path: .await, hold: false)])
+        #expect(predicted(s) == ["L#1(e0#2,dec1#3,dec2#4)", "L#5(e0#2,dec1#6,dec2#7)"])
+        #expect(steps(s)[2].events == ["root:L": 2])
+        let failure = await check(s)
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+    }
+
     @Test("the default scenarios draw sets, maps, candidates and deep requests in every form")
     func scenariosDrawTheseFeatures() {
         let table = FeatureTable(seeds: (0..<UInt64(2_000)).map { 0x30DE_0000 + $0 })
@@ -119,7 +180,8 @@ struct CollectionTests {
                         "set or map contributions in a child", "candidates", "candidates beside a binding of their key",
                         "request of the set", "request of the map", "request of the candidates' key", "awaited chain at the limit",
                         "awaited chain past the limit", "awaited chain requested synchronously", "recursion deeper than the stack",
-                        "mutation duplicateMapKey", "mutation candidates", "rule ambiguousBinding"] {
+                        "mutation duplicateMapKey", "mutation candidates", "rule ambiguousBinding", "decorated set", "decorated map",
+                        "decorated array", "decorated collection in a child"] {
             #expect(table.counts[feature, default: 0] > 0, "\(feature)")
         }
     }

@@ -289,9 +289,11 @@ extension ReferenceModel {
         }
         let label: String
         var children: [Int]
+        var decorated: [Int] = []
+        decorateCollection(key, from: member, children: &decorated, entries: &values)
         if isSet {
             var seen: Set<Int> = []
-            children = values.map(\.id).filter { seen.insert($0).inserted }
+            children = (values.map(\.id) + decorated).filter { seen.insert($0).inserted }
             children.sort { tree($0).shape < tree($1).shape }
             label = MScenario.set
         } else {

@@ -64,6 +64,7 @@ extension MScenario {
         features.formUnion(stepFeatures)
         features.formUnion(lifecycleFeatures)
         features.formUnion(collectionFeatures)
+        features.formUnion(collectionDecoratorFeatures)
         return features
     }
 

@@ -56,6 +56,8 @@ final class MLog: Sendable {
         var events: [String: Int] = [:]
         var closes: [(id: Int, label: String)] = []
         var closeCounts: [Int: Int] = [:]
+        /// The label of the binding whose declarations each closed node's close followed.
+        var closedAs: [Int: String] = [:]
         var nodes: [Int: WeakNode] = [:]
         var violations: [String] = []
     }
@@ -93,8 +95,13 @@ final class MLog: Sendable {
         state.withLock { state in
             state.closes.append((node.serial, node.label))
             state.closeCounts[node.serial, default: 0] += 1
+            state.closedAs[node.serial] = node.closing
         }
     }
+
+    /// The label of the binding whose declarations the close of the node `serial` followed (a
+    /// decorated value's: the decorated binding's), or `nil` when it was not closed.
+    func closedAs(_ serial: Int) -> String? { state.withLock { $0.closedAs[serial] } }
 
     func isClosed(_ serial: Int) -> Bool { state.withLock { $0.closeCounts[serial] != nil } }
     func closedTwice() -> [Int] { state.withLock { $0.closeCounts.filter { $0.value > 1 }.map(\.key).sorted() } }
@@ -127,20 +134,28 @@ final class MLog: Sendable {
 class MNode: @unchecked Sendable {
     let serial: Int
     let label: String
+    /// The label of the binding whose lifecycle declarations its close follows: its own, or for
+    /// a decorator's value, the decorated binding's.
+    let closing: String
     fileprivate(set) var deps: [MNode]
     let log: MLog
 
-    init(_ label: String, _ deps: [MNode], _ log: MLog) {
+    init(_ label: String, _ deps: [MNode], _ log: MLog, closingAs closing: String? = nil) {
         self.label = label
+        self.closing = closing ?? label
         self.deps = deps
         self.log = log
         serial = log.nextSerial(label)
         log.track(self)
     }
 
-    /// A node that is `Closable`, or `AsyncClosable` when its binding's values close so.
-    static func make(_ label: String, _ deps: [MNode], _ log: MLog) -> MNode {
-        log.lifecycle.close(of: label) == .asyncClosable ? AsyncClosingNode(label, deps, log) : ClosingNode(label, deps, log)
+    /// A node that is `Closable`, or `AsyncClosable` when its binding's values close so; a
+    /// decorator's value closes as the values of the binding it decorates (`closingAs`) are
+    /// declared to, so that a shutdown shows whether the decorated value or the value it wraps
+    /// is closed.
+    static func make(_ label: String, _ deps: [MNode], _ log: MLog, closingAs closing: String? = nil) -> MNode {
+        log.lifecycle.close(of: closing ?? label) == .asyncClosable
+            ? AsyncClosingNode(label, deps, log, closingAs: closing) : ClosingNode(label, deps, log, closingAs: closing)
     }
 
     /// Records a close, and throws when the binding's close throws.
@@ -545,6 +560,7 @@ struct MModule: Module {
     private func decorateAndObserve(_ binder: Binder) {
         let known = known
         let log = log
+        decorateCollections(binder)
         for decorator in spec.decorators {
             let label = "dec\(decorator.id)"
             if let binding = spec.effective.first(where: { $0.key == decorator.key }), binding.kind == .type, !binding.props.isEmpty,
@@ -553,12 +569,16 @@ struct MModule: Module {
                                        need: decorator.needs, log: log)
                 continue
             }
+            // The decorated binding: an override in place of the spec's binding of the key.
+            let closing = spec.effective.first { $0.key == decorator.key }?.label
             if let need = decorator.needs {
                 binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode, resolver: Resolver) throws -> MNode in
-                    MNode.make(label, [value] + [try syncDependency(resolver, need)].compactMap { $0 }, log)
+                    MNode.make(label, [value] + [try syncDependency(resolver, need)].compactMap { $0 }, log, closingAs: closing)
                 }
             } else {
-                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in MNode.make(label, [value], log) }
+                binder.decorate(Key<MNode>(named: decorator.key)) { (value: MNode) -> MNode in
+                    MNode.make(label, [value], log, closingAs: closing)
+                }
             }
         }
         if spec.observes {
@@ -566,6 +586,10 @@ struct MModule: Module {
             binder.observe { event in
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(JitShared.self) { log.heard("\(name):\(MScenario.jit.key)") }
                 if ObjectIdentifier(event.key.type) == ObjectIdentifier(Consumer.self) { log.heard("\(name):\(MScenario.consumer)") }
+                // An array's, a set's and a map's builds, gathered on each request.
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier([MNode].self) { log.heard("\(name):\(MScenario.collection)") }
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier(Set<MNode>.self) { log.heard("\(name):\(MScenario.set)") }
+                if ObjectIdentifier(event.key.type) == ObjectIdentifier([String: MNode].self) { log.heard("\(name):\(MScenario.map)") }
                 // A candidate's type builds `P`'s values.
                 if event.key.type is any MCandidateNode.Type { log.heard("\(name):\(MScenario.port)") }
                 // A binding with properties is an alias, which builds nothing: its type's build
@@ -860,7 +884,7 @@ struct LibraryRunner {
     }
 
     private func finish(_ step: inout MRawStep) {
-        step.violations += closeFailedOrderViolations(step)
+        step.violations += closeFailedOrderViolations(step, closedAs: log.closedAs)
         step.builds = log.builds
         step.events = log.events
         step.alive = Set(log.alive().keys)

@@ -3,7 +3,8 @@ import Synchronization
 
 // The lifecycle of values, in the model suite: how a kept value is closed (its `Closable` or
 // `AsyncClosable` `close()`, or a closer its binding gives with `onShutdown`, that awaits or
-// not), a close that throws (`closeFailed`), builds that throw their first times and succeed
+// not), a close that throws (`closeFailed`), of a decorated value too (the value its scope kept,
+// the decorated one, is the one closed), builds that throw their first times and succeed
 // later, `withChild` (a child current for a body and shut down after it), and synchronous
 // requests over what `Injector.start` built. The generator draws them with a random stream of
 // their own, so that the rest of a seed's scenario is drawn as before; the model predicts them
@@ -108,11 +109,11 @@ extension MScenario {
         }
     }
 
-    /// How kept values close: a kept binding that no decorator wraps (the closer, or the
-    /// value's type, is the binding's own).
+    /// How kept values close, decorated or not: the closer is the binding's, and closes the
+    /// value its scope kept, the decorated one; a decorator's value closes as its binding's
+    /// values are declared to (`MNode.make(_:_:_:closingAs:)`).
     private mutating func addClosing(random: inout SplitMix) {
-        for (index, binding) in lifecycleCandidates where binding.scope.keeps {
-            guard !specs[index].decorators.contains(where: { $0.key == binding.key }) else { continue }
+        for (_, binding) in lifecycleCandidates where binding.scope.keeps {
             if random.chance(45) { lifecycle.closing[binding.key] = random.pick([MClose.asyncClosable, .closer, .asyncCloser, .closable]) }
             if random.chance(25) { lifecycle.failingCloses.insert(binding.key) }
         }
@@ -250,6 +251,11 @@ extension MScenario {
         var features: Set<String> = []
         for close in lifecycle.closing.values where close != .closable { features.insert("close by \(close.rawValue)") }
         if !lifecycle.failingCloses.isEmpty { features.insert("close that throws") }
+        // A kept value both decorated and closed: what its scope kept is the decorated value.
+        if lifecycle.closing.contains(where: { $0.value != .closable && isDecorated($0.key) }) {
+            features.insert("decorated value closed by a closer or as AsyncClosable")
+        }
+        if lifecycle.failingCloses.contains(where: isDecorated) { features.insert("decorated value whose close throws") }
         if !lifecycle.failures.isEmpty { features.insert("build that fails, then succeeds") }
         if lifecycle.failures.keys.contains(where: { key in specs.contains { $0.binding(key)?.kind.isAsync == true } }) {
             features.insert("async build that fails, then succeeds")
@@ -270,6 +276,15 @@ extension MScenario {
             }
         }
         return features
+    }
+
+    /// Whether a decorator wraps the values of the binding labelled `label` (in the spec that
+    /// binds it, where its decorators are declared).
+    func isDecorated(_ label: String) -> Bool {
+        specs.contains { spec in
+            spec.bindings.contains { $0.label == label } && spec.decorators.contains { $0.key == label }
+                && !spec.overrides.contains { $0.key == label }
+        }
     }
 
     /// Smaller scenarios: one lifecycle declaration dropped.
@@ -368,12 +383,18 @@ extension ReferenceModel {
         var all: [(id: Int, label: String)] = []
         shutDown(member, closes: &all)
         for close in all {
-            if !awaiting && scenario.lifecycle.close(of: close.label).awaits {
+            // A decorated value is closed as its binding's values are: by the binding's closer,
+            // which the storage binds to the value it keeps, the decorated one (`Recipe`:
+            // "Decorators and observers work on the unscoped build, so that a scope keeps the
+            // decorated value"; `ValueCloser`: "bound to the value when it is stored"); a
+            // failure is reported under the binding's key.
+            let binding = instances[close.id]?.closedAs ?? close.label
+            if !awaiting && scenario.lifecycle.close(of: binding).awaits {
                 leftOpen += 1
                 continue
             }
             closes.append(close)
-            if scenario.lifecycle.failingCloses.contains(close.label) { failures.append(close.label) }
+            if scenario.lifecycle.failingCloses.contains(binding) { failures.append(binding) }
         }
     }
 
@@ -428,7 +449,7 @@ final class MLifecycleLog: Sendable {
     /// Records a close of `node`, and throws when its binding's close throws.
     func close(_ node: MNode) throws {
         node.log.closed(node)
-        if state.withLock({ $0.declared.failingCloses.contains(node.label) }) { throw MCloseFailure(label: node.label) }
+        if state.withLock({ $0.declared.failingCloses.contains(node.closing) }) { throw MCloseFailure(label: node.closing) }
     }
 
     /// Throws when this build of the binding labelled `label` is one of its first failing ones.
@@ -488,11 +509,12 @@ func lifecycleRecords(_ records: [String], ordered: Bool) -> [String] {
     }
 }
 
-/// A violation when a `closeFailed` record does not list its keys in the order of the closes.
-func closeFailedOrderViolations(_ step: MRawStep) -> [String] {
+/// A violation when a `closeFailed` record does not list its keys in the order of the closes;
+/// `closedAs` names the binding each close followed (a decorated value's, the decorated key).
+func closeFailedOrderViolations(_ step: MRawStep, closedAs: (Int) -> String?) -> [String] {
     step.lifecycle.filter { $0.hasPrefix("closeFailed ") }.compactMap { record in
         let listed = record.dropFirst("closeFailed ".count).split(separator: ",").map(String.init)
-        let closed = step.closes.map(\.label).filter { listed.contains($0) }
+        let closed = step.closes.map { closedAs($0.id) ?? $0.label }.filter { listed.contains($0) }
         return closed == listed ? nil : "\(record): the failures are not listed in the order of the closes \(closed)"
     }
 }

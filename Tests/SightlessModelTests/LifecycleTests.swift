@@ -98,6 +98,42 @@ struct LifecycleTests {
         #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
     }
 
+    /// A root keeping `a0`, wrapped by the decorators `dec1` then `dec2`, closed as `close`
+    /// says; `a0` requested, then `shutdown`.
+    private func decoratedClosing(_ close: MClose, _ shutdown: MOp, failing: Bool = false) -> MScenario {
+        var scenario = MScenario(seed: 0, specs: [MSpec(name: "root", bindings: [kept("a0")],
+                                                        decorators: [MDecorator(key: "a0", id: 1), MDecorator(key: "a0", id: 2)])],
+                                 startRoot: false, ops: [.request(member: 0, key: "a0", path: .sync, hold: false), shutdown])
+        scenario.lifecycle.closing = ["a0": close]
+        if failing { scenario.lifecycle.failingCloses = ["a0"] }
+        return scenario
+    }
+
+    @Test("a decorated singleton's closer closes the value its scope kept, the decorated one, and not the value it wraps")
+    func closerClosesTheDecoratedValue() async {
+        let (steps, failure) = await run(decoratedClosing(.closer, .shutDown(member: 0)))
+        #expect(steps.last?.closes.map(\.label) == ["dec2"])
+        #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test("a decorated value that is AsyncClosable is left open by shutDown() and closed by awaitShutDown(), alone")
+    func asyncClosableDecoratedValue() async {
+        let (open, openFailure) = await run(decoratedClosing(.asyncClosable, .shutDown(member: 0)))
+        #expect(open.last?.closes.isEmpty == true)
+        #expect(openFailure == nil, "\(openFailure.map(String.init(describing:)) ?? "")")
+        let (closed, closedFailure) = await run(decoratedClosing(.asyncClosable, .awaitShutDown(member: 0)))
+        #expect(closed.last?.closes.map(\.label) == ["dec2"])
+        #expect(closedFailure == nil, "\(closedFailure.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test("a decorated value's awaiting closer that throws is reported as closeFailed under the decorated key")
+    func failedCloseOfDecoratedValueNamesTheKey() async {
+        let (steps, failure) = await run(decoratedClosing(.asyncCloser, .awaitShutDown(member: 0), failing: true))
+        #expect(steps.last?.closes.map(\.label) == ["dec2"])
+        #expect(steps.last?.lifecycle == ["closeFailed a0"])
+        #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+    }
+
     /// A template keeping `t0`, an `AsyncClosable` whose close may throw; a `withChild` of it.
     private func withChild(isAsync: Bool, bodyThrows: Bool = false, failing: Bool = false) -> MScenario {
         var scenario = MScenario(seed: 0, specs: [

@@ -19,7 +19,8 @@ import Testing
 // contributions to `[MNode]`, to `Set<MNode>` (bindings of their own, or aliases of a key, whose
 // equal values count once) and to `[String: MNode]` (an override's entry replacing the entry of
 // its key, the modules' or a parent's), each member's collections holding its parents'
-// contributions and its own; the unnamed key of `MNode` auto-wired to the root's only
+// contributions and its own, the array's, the set's and the map's keys decorated by the member
+// that gathers them (`CollectionDecorators.swift`); the unnamed key of `MNode` auto-wired to the root's only
 // candidate (an `Injectable` type built just in time in its scope), or bound or overridden beside
 // its candidates, which then lose (`Collections.swift`); contextual bindings for `Consumer`, `JitShared` (a self-declared
 // singleton nothing binds), initializers of `Injectable` types that declare properties (set
@@ -33,7 +34,8 @@ import Testing
 // awaited levels a request may nest: it builds) and of 5,001 (`tooDeep`), and a recursion
 // deeper than any thread's stack (`tooDeep`). The
 // lifecycle (`Lifecycle.swift`) adds kept values closed by `AsyncClosable` or by `onShutdown`
-// closers (awaiting or not), closes that throw, builds that throw their first times and succeed
+// closers (awaiting or not), closes that throw (of decorated values too: the decorated value is
+// the one closed), builds that throw their first times and succeed
 // later, `withChild` of a template or a plain child (synchronous and `async`, a body that
 // throws), and synchronous requests over eager singletons `Injector.start` awaited.
 // `ReferenceModel.swift` predicts, from the documentation alone, what each step shows: every
@@ -668,7 +670,8 @@ func shrinkCandidates(_ s: MScenario) -> [MScenario] {
         }
     }
     result += s.lifecycleShrinkCandidates
-    return result.map { KnownCause.sanitized($0).keepingEligibleFailures() }
+    result += s.collectionDecoratorShrinkCandidates
+    return result.map { KnownCause.sanitized($0).keepingEligibleFailures().keepingBoundCollectionDecorators() }
 }
 
 // MARK: - The suite

@@ -66,6 +66,9 @@ struct ReferenceModel {
         var orderedKeep = true
         /// Whether it is a collection, a value rather than an object (never alive or dead).
         var isCollection = false
+        /// For a kept value, the label of the binding whose lifecycle declarations close it:
+        /// the binding's own label, a decorated value's too.
+        var closedAs: String?
     }
 
     struct Member {
@@ -369,6 +372,8 @@ struct ReferenceModel {
                     }
                 }
             }
+            var entries: [(mapKey: String?, id: Int)] = []
+            decorateCollection(key, from: member, children: &elements, entries: &entries)
             return .success(newCollection(elements))
         }
         if key == MScenario.consumer {
@@ -514,6 +519,7 @@ struct ReferenceModel {
         case .singleton, .custom, .eager:
             members[owner]!.kept[key] = value
             members[owner]!.keptOrder.append(value)
+            instances[value]!.closedAs = binding.label
             if members[owner]!.creation == nil { members[owner]!.creation = nextCreation() }
         case .weak:
             members[owner]!.weak[key] = value
@@ -526,7 +532,7 @@ struct ReferenceModel {
     }
 
     /// The specs whose observers hear a build by `member`: its own and its ancestors'.
-    private func observers(of member: Int) -> [String] {
+    func observers(of member: Int) -> [String] {
         var names: [String] = []
         var current: Int? = member
         while let id = current, let m = members[id] {

@@ -110,6 +110,9 @@ struct MSpec: Sendable {
     var isTemplate = false
     var bindings: [MBinding] = []
     var decorators: [MDecorator] = []
+    /// Decorators of the collections `S` and `M` the spec contributes to, in declaration order
+    /// (`CollectionDecorators.swift`).
+    var collectionDecorators: [MDecorator] = []
     var observes = false
     /// Bindings passed as overrides: of the spec's own keys (the root), or of its parent's keys
     /// (a plain child), which the child then binds itself.
@@ -385,6 +388,7 @@ extension MScenario {
         }
         generateOps(random: &random)
         addLifecycle(seed: seed)
+        addCollectionDecorators(seed: seed)
         addDeepRequest(random: &random)
         self = KnownCause.sanitized(self)
     }
@@ -770,6 +774,7 @@ extension MScenario: CustomStringConvertible {
             for binding in spec.contributions { lines.append("    contribute to L (as \(binding))") }
             if let binding = spec.contextual { lines.append("    a0 when injected into C (as \(binding))") }
             lines += describeCollections(of: spec)
+            lines += describeCollectionDecorators(of: spec)
             if !spec.installedTwice.isEmpty {
                 lines.append("    installs the module of \(spec.installedTwice.joined(separator: ", ")) twice")
             }
